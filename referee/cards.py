@@ -1,0 +1,123 @@
+"""Card codes (RULES.md §1) and card sets as integer bitmasks.
+
+A card is an int: ``rank * 4 + suit`` for the 52 normal cards (rank 0 is the 3,
+rank 12 the 2; suits S H D C), 52 and 53 for JK1 and JK2. A set of cards is an
+int with bit ``card`` set, so set operations are single integer operations.
+"""
+from __future__ import annotations
+
+from .errors import InputError
+
+SUITS = "SHDC"
+RANKS = "3456789TJQKA2"
+JOKER1, JOKER2 = 52, 53
+JOKERS_MASK = (1 << JOKER1) | (1 << JOKER2)
+NORMAL_MASK = (1 << 52) - 1
+RANK_NAMES = {i: r for i, r in enumerate(RANKS)}
+
+
+def card(rank: int, suit: int) -> int:
+    return rank * 4 + suit
+
+
+def rank_of(c: int) -> int:
+    return c >> 2
+
+
+def suit_of(c: int) -> int:
+    return c & 3
+
+
+def is_joker(c: int) -> bool:
+    return c >= 52
+
+
+def code(c: int) -> str:
+    if c == JOKER1:
+        return "JK1"
+    if c == JOKER2:
+        return "JK2"
+    return SUITS[c & 3] + RANKS[c >> 2]
+
+
+_CODES = {code(c): c for c in range(54)}
+
+
+def parse(text) -> int:
+    """One card code to a card; accepts ``10`` for ``T`` and lower case."""
+    if not isinstance(text, str):
+        raise InputError("invalid_cards", f"a card must be a code like 'S3' or 'JK1', not {text!r}")
+    t = text.strip().upper()
+    if len(t) == 3 and t[1:] == "10":
+        t = t[0] + "T"
+    c = _CODES.get(t)
+    if c is None:
+        raise InputError("invalid_cards", f"{text!r} is not a card: use a suit S/H/D/C and a rank "
+                         "3-9/T/J/Q/K/A/2 (e.g. 'S3', 'HT'), or JK1/JK2")
+    return c
+
+
+def parse_many(texts) -> int:
+    """A list of codes to a bitmask; duplicates are an error."""
+    if not isinstance(texts, (list, tuple)):
+        raise InputError("invalid_cards", "cards must be a list of card codes")
+    mask = 0
+    for t in texts:
+        c = parse(t)
+        if mask >> c & 1:
+            raise InputError("invalid_cards", f"card {code(c)} is listed twice")
+        mask |= 1 << c
+    return mask
+
+
+def cards_of(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def codes(mask: int) -> list[str]:
+    return [code(c) for c in cards_of(mask)]
+
+
+def count(mask: int) -> int:
+    return mask.bit_count()
+
+
+def deck(jokers: int) -> int:
+    return NORMAL_MASK | (JOKERS_MASK if jokers == 2 else (1 << JOKER1) if jokers == 1 else 0)
+
+
+def rank_mask(rank: int) -> int:
+    return 0xF << (rank * 4)
+
+
+def suit_names(suits: int) -> list[str]:
+    return [SUITS[s] for s in range(4) if suits >> s & 1]
+
+
+def parse_suits(names) -> int:
+    bits = 0
+    for n in names:
+        bits |= 1 << SUITS.index(n)
+    return bits
+
+
+def parse_rank(text) -> int:
+    if not isinstance(text, str):
+        raise InputError("bad_move", f"a rank must be one of {', '.join(RANKS)} or JK, not {text!r}")
+    t = text.strip().upper()
+    if t == "10":
+        t = "T"
+    if t in ("JK", "JOKER"):
+        return 13
+    if len(t) != 1 or t not in RANKS:
+        raise InputError("bad_move", f"{text!r} is not a rank: use one of {', '.join(RANKS)} or JK")
+    return RANKS.index(t)
+
+
+def rank_name(rank: int) -> str:
+    return "JK" if rank == 13 else RANKS[rank]
