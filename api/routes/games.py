@@ -1,0 +1,40 @@
+from flask import Blueprint
+
+from ..http import bearer, body, respond, service
+from ..schemas import CreatedGameSchema, CreateGameSchema, DealSchema, SeatQuery, StateSchema, LegalMovesSchema
+from ..http import query
+
+bp = Blueprint("games", __name__, url_prefix="/v1/games")
+
+
+@bp.post("")
+def create_game():
+    data = body(CreateGameSchema())
+    out = service().create(data["preset"], data["players"], rules=data.get("rules"),
+                           seed=data.get("seed"), hands=data.get("hands"))
+    return respond(CreatedGameSchema(), out, 201)
+
+
+@bp.get("/<game_id>")
+def get_game(game_id):
+    svc = service()
+    rec = svc.load(game_id)
+    viewer = svc.viewer(rec, bearer())
+    state = svc.view(svc.state_of(rec), viewer)
+    return state, 200, {"X-Referee-Seq": str(rec.seq), "X-Referee-Viewer": str(viewer)}
+
+
+@bp.post("/<game_id>/deals")
+def next_deal(game_id):
+    svc = service()
+    viewer = svc.viewer(svc.load(game_id), bearer())
+    data = body(DealSchema())
+    return respond(StateSchema(), svc.next_deal(game_id, viewer, hands=data.get("hands")), 201)
+
+
+@bp.get("/<game_id>/legal-moves")
+def legal_moves(game_id):
+    svc = service()
+    viewer = svc.viewer(svc.load(game_id), bearer())
+    seat = query(SeatQuery())["seat"]
+    return respond(LegalMovesSchema(), svc.legal_moves(game_id, viewer, seat))

@@ -1,0 +1,127 @@
+"""Marshmallow schemas for every request body and response of the HTTP API."""
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+ACTIONS = ["play", "pass", "give", "discard", "take", "request", "cut_back"]
+Card = fields.String(validate=validate.Length(min=1, max=4))
+Hands = fields.List(fields.List(fields.String(validate=validate.Length(min=1, max=4))))
+
+
+class ErrorBody(Schema):
+    code = fields.String(required=True)
+    message = fields.String(required=True)
+
+
+class ErrorSchema(Schema):
+    error = fields.Nested(ErrorBody, required=True)
+
+
+class PlayerSchema(Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    bot = fields.String(allow_none=True, validate=validate.Length(min=1, max=32))
+
+
+class CreateGameSchema(Schema):
+    preset = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    rules = fields.Dict(keys=fields.String(), values=fields.Raw(), allow_none=True)
+    players = fields.List(fields.Nested(PlayerSchema), required=True, validate=validate.Length(min=2, max=8))
+    seed = fields.Integer(allow_none=True, strict=True)
+    hands = fields.List(fields.List(fields.String()), allow_none=True)
+
+
+class MoveSchema(Schema):
+    """A proposal; fields other than seat and action are passed to the engine as given."""
+    seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    action = fields.String(required=True, validate=validate.OneOf(ACTIONS))
+    cards = fields.List(Card)
+    as_ = fields.Dict(keys=fields.String(), values=fields.String(), data_key="as")
+    declare = fields.Raw(allow_none=True)
+    decline = fields.Raw(allow_none=True)
+    rank = fields.Raw(allow_none=True)
+    count = fields.Integer(strict=True, allow_none=True)
+
+
+class MoveRequestSchema(MoveSchema):
+    expected_seq = fields.Integer(strict=True, allow_none=True, validate=validate.Range(min=0))
+
+
+class DetachedJudgeSchema(Schema):
+    preset = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    rules = fields.Dict(keys=fields.String(), values=fields.Raw(), allow_none=True)
+    state = fields.Dict(required=True)
+    move = fields.Nested(MoveSchema, required=True)
+
+
+class DealSchema(Schema):
+    hands = fields.List(fields.List(fields.String()), allow_none=True)
+
+
+class SeqQuery(Schema):
+    seq = fields.Integer(required=True)
+
+
+class AfterQuery(Schema):
+    after = fields.Integer(load_default=-1, validate=validate.Range(min=-1))
+    include_rejected = fields.Boolean(load_default=False)
+
+
+class StreamQuery(AfterQuery):
+    wait = fields.Float(load_default=30.0, validate=validate.Range(min=0, max=300))
+
+
+class SeatQuery(Schema):
+    seat = fields.Integer(load_default=None, allow_none=True)
+
+
+# --- responses --------------------------------------------------------------
+class HealthSchema(Schema):
+    status = fields.String(required=True)
+    storage = fields.String(required=True)
+
+
+class CreatedGameSchema(Schema):
+    game_id = fields.String(required=True)
+    table_token = fields.String(required=True)
+    seat_tokens = fields.List(fields.String(), required=True)
+    seq = fields.Integer(required=True)
+    state = fields.Dict(required=True)
+
+
+class VerdictSchema(Schema):
+    legal = fields.Boolean(required=True)
+    reason = fields.String(allow_none=True)
+    message = fields.String(allow_none=True)
+    effects = fields.List(fields.Raw())
+    reading = fields.Dict()
+    void_declarations = fields.List(fields.Raw())
+
+
+class JudgedSchema(Schema):
+    verdict = fields.Raw(required=True)  # engine Verdict.to_json(), passed through whole
+    seq = fields.Integer()
+    state = fields.Dict(required=True)
+
+
+class StateSchema(Schema):
+    seq = fields.Integer(required=True)
+    state = fields.Dict(required=True)
+
+
+class LegalMovesSchema(Schema):
+    seat = fields.Integer(required=True)
+    seq = fields.Integer(required=True)
+    moves = fields.List(fields.Dict(), required=True)
+
+
+class EventsSchema(Schema):
+    seq = fields.Integer(required=True)
+    events = fields.List(fields.Dict(), required=True)
+
+
+def move_from(data: dict) -> dict:
+    """The engine's move dict from a loaded MoveSchema (``as_`` back to ``as``)."""
+    move = {k: v for k, v in data.items() if k != "expected_seq"}
+    if "as_" in move:
+        move["as"] = move.pop("as_")
+    return move

@@ -1,0 +1,1 @@
+"""Background work: RQ jobs that play the bot seats, and the bot strategies."""

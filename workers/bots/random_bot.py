@@ -1,0 +1,8 @@
+"""The `random` bot: a uniformly random legal move."""
+from __future__ import annotations
+
+import random
+
+
+def choose(view: dict, legal: list[dict], rng: random.Random) -> dict:
+    return rng.choice(legal)

@@ -1,0 +1,51 @@
+"""RQ job: play the bot seats that must act at one seq of one game."""
+from __future__ import annotations
+
+import random
+
+import referee as engine
+from rq import get_current_job
+
+from api.redis_conn import decoding
+from api.service import GameService
+from api.store import GameStore
+
+from . import bots
+from .queue import BotScheduler
+
+
+def play_bot_turn(game_id: str, seq: int, key_prefix: str, queue_name: str) -> dict:
+    raw = get_current_job().connection
+    service = GameService(GameStore(decoding(raw), key_prefix), BotScheduler(raw, queue_name, key_prefix))
+    return play(service, game_id, seq)
+
+
+def play(service: GameService, game_id: str, seq: int) -> dict:
+    """Submit one bot move through the same conditional append as any client.
+
+    On a seq conflict, re-read: if the game moved on, the applier of the newer
+    seq scheduled its own job, so this one only retries while it is still current.
+    """
+    while True:
+        rec = service.load(game_id)
+        if rec.seq != seq:
+            return {"status": "superseded", "seq": rec.seq}
+        state = service.state_of(rec)
+        seats = [s for s in engine.actors(state) if rec.bots[s]]
+        if not seats:
+            return {"status": "no_bot_to_act", "seq": seq}
+        seat = seats[0]
+        view = engine.state_to_json(state, viewer=seat)
+        legal = engine.legal_moves(state, seat)
+        if not legal:
+            return {"status": "no_legal_move", "seq": seq, "seat": seat}
+        rng = random.Random(f"{game_id}:{seq}:{seat}")
+        move = bots.get(rec.bots[seat])(view, legal, rng)
+        try:
+            status, body = service.propose(game_id, move, viewer=seat, expected_seq=seq)
+        except Exception as exc:  # noqa: BLE001 - a conflict means: re-read and decide again
+            if getattr(exc, "code", None) == "stale_seq":
+                continue
+            raise
+        return {"status": "applied" if status == 200 else "rejected", "seq": body["seq"], "seat": seat,
+                "verdict": body["verdict"]}
