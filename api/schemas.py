@@ -111,6 +111,7 @@ class StateSchema(Schema):
 class LegalMovesSchema(Schema):
     seat = fields.Integer(required=True)
     seq = fields.Integer(required=True)
+    actors = fields.List(fields.Integer(), required=True)  # the seats that must act now
     moves = fields.List(fields.Dict(), required=True)
 
 

@@ -144,7 +144,9 @@ class GameService:
         self.require_seat(viewer, seat)
         if not 0 <= seat < len(rec.seat_hashes):
             raise ApiError(f"seat {seat} is not at this table (0..{len(rec.seat_hashes) - 1})", code="bad_seat")
-        return {"seat": seat, "seq": rec.seq, "moves": engine_call(engine.legal_moves, self.state_of(rec), seat)}
+        state = self.state_of(rec)
+        return {"seat": seat, "seq": rec.seq, "actors": engine.actors(state),
+                "moves": engine_call(engine.legal_moves, state, seat)}
 
     # --- the log ------------------------------------------------------------
     def events(self, gid: str, viewer, after: int = -1, include_rejected: bool = False) -> dict:

@@ -1,0 +1,73 @@
+"""Health, rules, the OpenAPI document, errors and game creation."""
+from pathlib import Path
+
+import yaml
+from openapi_spec_validator import validate
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_healthz(client):
+    r = client.get("/healthz")
+    assert r.status_code == 200
+    assert r.json["status"] == "ok" and r.json["storage"]
+
+
+def test_rules_is_the_engine_catalog(client):
+    import referee
+
+    r = client.get("/v1/rules")
+    assert r.status_code == 200
+    assert r.json == referee.catalog()
+
+
+def test_openapi_validates_and_is_served(client):
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    validate(spec)
+    r = client.get("/openapi.yaml")
+    assert r.status_code == 200 and r.mimetype == "application/yaml"
+    assert yaml.safe_load(r.data) == spec
+
+
+def test_unknown_route_and_method_are_json_errors(client):
+    r = client.get("/nope")
+    assert r.status_code == 404 and r.json["error"]["code"] == "not_found"
+    r = client.c.delete("/v1/games")
+    assert r.status_code == 405 and r.json["error"]["code"] == "method_not_allowed"
+
+
+def test_create_game(client):
+    g = client.create(players=4, bots={1, 2, 3})
+    assert len(g["seat_tokens"]) == 4 and len(set(g["seat_tokens"])) == 4
+    assert g["table_token"] not in g["seat_tokens"]
+    assert g["seq"] == 0
+    assert len(g["state"]["players"]) == 4
+
+
+def test_create_game_rejects_bad_input(client):
+    cases = [
+        (None, "bad_json"),
+        ([1, 2], "bad_json"),
+        ({"players": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}, "invalid_request"),
+        ({"preset": "uecda", "players": "abc"}, "invalid_request"),
+        ({"preset": "uecda", "players": [{"name": "a"}] * 3, "extra": 1}, "invalid_request"),
+        ({"preset": "uecda", "players": [{"name": "a", "bot": "genius"}] * 4}, "unknown_bot"),
+        ({"preset": "no-such-preset", "players": [{"name": "a"}] * 4}, None),
+        ({"preset": "uecda", "players": [{"name": "a"}] * 4, "seed": "x"}, "invalid_request"),
+    ]
+    for body, code in cases:
+        r = client.c.post("/v1/games", data="not json" if body is None else None,
+                          json=body if body is not None else None, content_type="application/json")
+        assert r.status_code == 400, (body, r.json)
+        assert set(r.json["error"]) == {"code", "message"} and r.json["error"]["message"]
+        if code:
+            assert r.json["error"]["code"] == code, (body, r.json)
+
+
+def test_unknown_game_is_404(client):
+    g = client.create()
+    for path in ("", "/events", "/replay?seq=0", "/legal-moves?seat=0", "/stream"):
+        r = client.get(f"/v1/games/0123456789abcdef01234567{path}", g["table_token"])
+        assert r.status_code == 404 and r.json["error"]["code"] == "unknown_game", path
+    r = client.post("/v1/games/../moves", {"seat": 0, "action": "pass"}, g["table_token"])
+    assert r.status_code in (404, 405)
