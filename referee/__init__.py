@@ -1,0 +1,11 @@
+"""daifugo-referee's rules engine: pure functions over immutable data (docs/engine-api.md)."""
+from .deals import new_game
+from .engine import actors, apply, judge, next_deal
+from .errors import InputError
+from .legal import legal_moves
+from .replay import replay
+from .ruleset import build_ruleset, catalog
+from .serialize import redact_event, state_from_json, state_to_json
+
+__all__ = ["new_game", "next_deal", "judge", "apply", "legal_moves", "actors", "replay", "state_to_json",
+           "state_from_json", "redact_event", "catalog", "build_ruleset", "InputError"]

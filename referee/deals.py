@@ -1,0 +1,132 @@
+"""Creating a game and its deals: shuffle and deal, first leader, standings, exchange (RULES.md §3-§4)."""
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from .cards import cards_of, codes, deck, parse_many
+from .errors import InputError
+from .flow import finish_empty_hands, lead
+from .rules import exchange, first_card, inflation
+from .ruleset import build_ruleset
+from .state import Pending, Player, State
+
+MAX_PLAYERS = 8
+
+
+def shuffle_deal(jokers: int, n: int, dealer: int, seed) -> list[int]:
+    """Deal the whole deck one card at a time from the seat after the dealer."""
+    cards = cards_of(deck(jokers))
+    random.Random(f"daifugo:{seed}").shuffle(cards)
+    hands = [0] * n
+    for i, c in enumerate(cards):
+        hands[(dealer + 1 + i) % n] |= 1 << c
+    return hands
+
+
+def explicit_hands(hands, n: int, jokers: int) -> list[int]:
+    if not isinstance(hands, list) or len(hands) != n:
+        raise InputError("bad_hands", f"hands must list the cards of each of the {n} seats")
+    out, seen = [], 0
+    for seat, h in enumerate(hands):
+        try:
+            mask = parse_many(h)
+        except InputError as e:
+            raise InputError("bad_hands", f"seat {seat}: {e.message}") from None
+        if mask & seen:
+            raise InputError("bad_hands", f"{' '.join(codes(mask & seen))} dealt to more than one seat")
+        if mask & ~deck(jokers):
+            raise InputError("bad_hands", f"{' '.join(codes(mask & ~deck(jokers)))} is not in a deck with "
+                             f"{jokers} joker(s)")
+        if not mask:
+            raise InputError("bad_hands", f"seat {seat} must hold at least one card")
+        seen |= mask
+        out.append(mask)
+    return out
+
+
+def _hands(rules, n, dealer, seed, hands):
+    jokers = rules.params("jokers")["count"] if rules.on("jokers") else 0
+    masks = explicit_hands(hands, n, jokers) if hands is not None else shuffle_deal(jokers, n, dealer, seed)
+    out_of_play = deck(jokers)
+    for m in masks:
+        out_of_play &= ~m
+    return masks, out_of_play
+
+
+def new_game(preset="uecda", rules=None, players=None, seed=None, hands=None):
+    """A new match: (state, [game_created event])."""
+    ruleset = build_ruleset(preset, rules)
+    if not isinstance(players, (list, tuple)) or not 2 <= len(players) <= MAX_PLAYERS:
+        raise InputError("bad_players", f"a game needs 2 to {MAX_PLAYERS} players")
+    names = [str(p) for p in players]
+    if seed is None:
+        seed = random.SystemRandom().randrange(2 ** 31)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise InputError("bad_seed", "seed must be a whole number")
+    masks, out = _hands(ruleset, len(names), 0, f"{seed}:1", hands)
+    st = State(rules=ruleset, players=tuple(Player(i, nm, m) for i, (nm, m) in enumerate(zip(names, masks))),
+               out_of_play=out, seed=seed, phase="play")
+    leader = 0
+    if ruleset.on("first_card"):
+        c = first_card.card(ruleset.params("first_card"))
+        leader = next((p.seat for p in st.players if p.hand >> c & 1), 0)
+    log = []
+    st = finish_empty_hands(replace(st, turn=leader), leader, log)
+    event = {"seq": 0, "type": "game_created", **ruleset.to_json(), "players": names, "seed": seed,
+             "hands": [codes(m) for m in masks]}
+    return st, [event]
+
+
+def exchange_queue(st) -> tuple:
+    """The pending gives (and requests) of the exchange at the start of a deal."""
+    rs = st.rules
+    if not rs.on("exchange"):
+        return ()
+    pairs = exchange.pairs(st.previous_places, st.exchange_counts)
+    first, back = [], []
+    for i, (low, high, n) in enumerate(pairs):
+        if i == 0 and rs.on("exchange_request"):
+            first.append(Pending(high, "request", n, "exchange_request", to=low))
+        else:
+            first.append(Pending(low, "give", n, "exchange", to=high, strongest=True))
+        back.append(Pending(high, "give", n, "exchange", to=low))
+    return tuple(first + back)
+
+
+def start_play(st, log):
+    """After the exchange: the last-placed player of the previous deal leads."""
+    places = st.previous_places
+    leader = places.index(len(places)) if places else 0
+    log.append({"kind": "play_starts", "leader": leader})
+    st = replace(st, phase="play", pending=())
+    st = finish_empty_hands(st, leader, log)
+    return st if st.phase == "deal_over" else lead(st, leader)
+
+
+def next_deal(st, hands=None, proceed=None):
+    """The next deal of the match, standings carried over: (state, [deal_started event])."""
+    if st.phase != "deal_over":
+        raise InputError("deal_not_over", "the current deal is not over yet")
+    rs = st.rules
+    places = tuple(p.place for p in st.players)
+    n = len(places)
+    base = (rs.params("exchange")["top"], rs.params("exchange")["second"]) if rs.on("exchange") else (0, 0)
+    counts = base
+    if rs.on("inflation") and st.previous_places:
+        counts = inflation.next_counts(places == st.previous_places, st.exchange_counts, base,
+                                       rs.params("inflation"))
+    top = places.index(1)
+    days = st.days + 1 if st.previous_places and st.previous_places.index(1) == top else 1
+    dealer = places.index(n)
+    masks, out = _hands(rs, n, dealer, f"{st.seed}:{st.deal + 1}", hands)
+    players = tuple(Player(p.seat, p.name, m) for p, m in zip(st.players, masks))
+    new = State(rules=rs, players=players, seq=st.seq + 1, deal=st.deal + 1, phase="exchange", out_of_play=out,
+                first_play=False, dealer=dealer, seed=st.seed, previous_places=places, exchange_counts=counts,
+                days=days)
+    new = replace(new, pending=exchange_queue(new))
+    log = []
+    new = proceed(new, log)
+    event = {"seq": new.seq, "type": "deal_started", "deal": new.deal, "hands": [codes(m) for m in masks],
+             "outcome": log}
+    return new, [event]

@@ -1,0 +1,235 @@
+"""Pending decisions (7-pass gives, 10-discards, resurrection takes, Bloody Mary, exchange, cut-back windows).
+
+``normalize`` resolves what needs no choice (a count clamped to the cards left, the strongest cards when they
+are unambiguous); ``judge``/``apply`` handle a seat's answer to the decision at the head of the queue.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .cards import JOKERS_MASK, NORMAL_MASK, cards_of, codes, count, rank_mask, rank_name
+from .rules import forbidden_finish
+from .rules.base import PlayContext, Rejection
+from .shapes import readings
+from .state import After, Field, strength
+
+VERBS = {"give": "give", "discard": "discard", "take": "take", "request": "name a rank", "cut_back": "cut back"}
+
+
+def describe(p) -> str:
+    what = f"seat {p.seat} must {VERBS[p.action]}"
+    if p.action in ("give", "discard"):
+        what += f" {p.count} card(s)"
+        if p.strongest:
+            what += " (its strongest)"
+        if p.rank is not None:
+            what += f" of rank {rank_name(p.rank)}"
+        if p.to is not None:
+            what += f" to seat {p.to}"
+    elif p.action == "take":
+        what += " 1 card from the discard pile"
+    elif p.action == "request":
+        what += f" for {p.count} more card(s) from seat {p.to}"
+    elif p.action == "cut_back":
+        what += f" with {p.count} joker(s) or pass"
+    return f"{what} ({p.rule})"
+
+
+def ranked(hand: int, reversed_order: bool):
+    return sorted(cards_of(hand), key=lambda c: (-strength(c, reversed_order), c))
+
+
+def strongest_split(hand: int, k: int, reversed_order: bool):
+    """(cards that must go, cards to choose from, how many of them) for "the k strongest cards"."""
+    cs = ranked(hand, reversed_order)
+    if k >= len(cs):
+        return hand, 0, 0
+    edge = strength(cs[k - 1], reversed_order)
+    above = sum(1 << c for c in cs if strength(c, reversed_order) > edge)
+    tied = sum(1 << c for c in cs if strength(c, reversed_order) == edge)
+    return above, tied, k - count(above)
+
+
+def is_strongest(chosen: int, hand: int, k: int, reversed_order: bool) -> bool:
+    must, tied, need = strongest_split(hand, k, reversed_order)
+    return chosen & must == must and count(chosen & tied) == need and chosen & ~(must | tied) == 0
+
+
+def _allowed(p, hand):
+    """The cards a give/discard may use."""
+    if p.rank is None:
+        return hand
+    return hand & (JOKERS_MASK if p.rank == 13 else rank_mask(p.rank))
+
+
+def _move_cards(st, p, cards, log):
+    if p.action == "give":
+        st = st.with_player(p.seat, hand=st.hand(p.seat) & ~cards)
+        st = st.with_player(p.to, hand=st.hand(p.to) | cards)
+        log.append({"kind": "give", "from": p.seat, "to": p.to, "cards": codes(cards), "rule": p.rule})
+    else:
+        st = st.with_player(p.seat, hand=st.hand(p.seat) & ~cards)
+        st = replace(st, discard=st.discard | cards)
+        log.append({"kind": "discard", "seat": p.seat, "cards": codes(cards), "rule": p.rule})
+    return replace(st, pending=st.pending[1:])
+
+
+def _auto_choice(st, p):
+    """The cards of a give/discard when there is nothing to choose, else None."""
+    hand = _allowed(p, st.hand(p.seat))
+    if count(hand) <= p.count:
+        return hand
+    if p.strongest:
+        must, tied, need = strongest_split(hand, p.count, p.reversed)
+        if need == 0:
+            return must
+        auto_ties = (st.rules.params("exchange") or {}).get("auto_ties") and p.rule == "exchange"
+        if auto_ties or count(tied) == need:
+            chosen = [c for c in ranked(tied, p.reversed)][:need]
+            return must | sum(1 << c for c in chosen)
+    return None
+
+
+def normalize(st, log):
+    while st.pending:
+        p = st.pending[0]
+        if p.action in ("give", "discard"):
+            n = min(p.count, count(_allowed(p, st.hand(p.seat))))
+            if n == 0:
+                st = replace(st, pending=st.pending[1:])
+                continue
+            if n != p.count:
+                p = replace(p, count=n)
+                st = replace(st, pending=(p,) + st.pending[1:])
+            cards = _auto_choice(st, p)
+            if cards is None:
+                return st
+            st = _move_cards(st, p, cards, log)
+        elif p.action == "take":
+            if not st.discard & NORMAL_MASK or not st.active(p.seat):
+                st = replace(st, pending=st.pending[1:])
+                continue
+            return st
+        elif p.action == "request":
+            n = min(p.count, count(st.hand(p.to)))
+            if n == 0:
+                st = replace(st, pending=st.pending[1:])
+                continue
+            if n != p.count:
+                st = replace(st, pending=(replace(p, count=n),) + st.pending[1:])
+            return st
+        else:
+            return st
+    return st
+
+
+def window(st):
+    return [p for p in st.pending if p.action == "cut_back"]
+
+
+def judge(st, mv):
+    """None when the answer is acceptable, else a Rejection."""
+    head = st.pending[0]
+    if head.action == "cut_back":
+        seats = {p.seat for p in window(st)}
+        if mv.seat not in seats:
+            return Rejection("pending_decision", f"waiting for the cut-back window: "
+                             f"{'; '.join(describe(p) for p in window(st))}", "cut_back")
+        if mv.action == "pass":
+            return None
+        if mv.action != "cut_back":
+            return Rejection("pending_decision", describe(head), "cut_back")
+        jokers = mv.cards & JOKERS_MASK
+        if mv.cards != jokers or count(jokers) != head.count:
+            return Rejection("wrong_count", f"a cut back is exactly {head.count} joker(s), as many as the cutting "
+                             "play had cards (cut_back)", "cut_back")
+        if mv.cards & ~st.hand(mv.seat):
+            return Rejection("not_in_hand", f"seat {mv.seat} does not hold {' '.join(codes(mv.cards & ~st.hand(mv.seat)))}")
+        return None
+    if mv.seat != head.seat:
+        return Rejection("pending_decision", f"waiting: {describe(head)}", head.rule)
+    if mv.action != head.action:
+        return Rejection("pending_decision", f"first, {describe(head)}", head.rule)
+    hand = st.hand(mv.seat)
+    if head.action in ("give", "discard"):
+        if count(mv.cards) != head.count:
+            return Rejection("wrong_count", f"{describe(head)}, not {count(mv.cards)}", head.rule)
+        if mv.cards & ~hand:
+            return Rejection("not_in_hand", f"seat {mv.seat} does not hold {' '.join(codes(mv.cards & ~hand))}")
+        if mv.cards & ~_allowed(head, hand):
+            return Rejection("not_allowed", f"only cards of rank {rank_name(head.rank)} may be handed over for "
+                             "this request (exchange_request)", head.rule)
+        if head.strongest and not is_strongest(mv.cards, hand, head.count, head.reversed):
+            must, tied, need = strongest_split(hand, head.count, head.reversed)
+            return Rejection("not_allowed", f"these must be the {head.count} strongest cards of the hand "
+                             f"({' '.join(codes(must))}{' and ' + str(need) + ' of ' + ' '.join(codes(tied)) if need else ''}) "
+                             f"({head.rule})", head.rule)
+        return None
+    if head.action == "take":
+        if count(mv.cards) != 1:
+            return Rejection("wrong_count", "take exactly 1 card from the discard pile (resurrection)", head.rule)
+        if mv.cards & JOKERS_MASK or not mv.cards & st.discard:
+            return Rejection("not_allowed", f"{' '.join(codes(mv.cards))} is not a non-joker card in the discard "
+                             "pile (resurrection)", head.rule)
+        return None
+    if head.action == "request":
+        if mv.rank is None:
+            return Rejection("not_allowed", "name a rank with rank: '3'…'2' or 'JK' (exchange_request)", head.rule)
+        if mv.rank in head.banned:
+            return Rejection("not_allowed", f"rank {rank_name(mv.rank)} was already answered 'not held' "
+                             "(exchange_request)", head.rule)
+        return None
+    return Rejection("not_allowed", describe(head), head.rule)
+
+
+def apply(st, mv, log):
+    """Apply an accepted answer; returns the new state (pending possibly not yet normalized)."""
+    head = st.pending[0]
+    if head.action == "cut_back":
+        if mv.action == "pass":
+            log.append({"kind": "decline", "seat": mv.seat, "rule": "cut_back"})
+            return replace(st, pending=tuple(p for p in st.pending if p.seat != mv.seat))
+        return _cut_back(st, mv, log)
+    if head.action in ("give", "discard"):
+        return _move_cards(st, head, mv.cards, log)
+    if head.action == "take":
+        st = replace(st, discard=st.discard & ~mv.cards, pending=st.pending[1:])
+        log.append({"kind": "take", "seat": mv.seat, "cards": codes(mv.cards), "rule": head.rule})
+        return st.with_player(mv.seat, hand=st.hand(mv.seat) | mv.cards)
+    return _request(st, head, mv, log)
+
+
+def _request(st, head, mv, log):
+    asked = head.to
+    held = st.hand(asked) & (JOKERS_MASK if mv.rank == 13 else rank_mask(mv.rank))
+    if not held:
+        log.append({"kind": "request", "seat": mv.seat, "rank": rank_name(mv.rank), "held": False,
+                    "rule": head.rule})
+        return replace(st, pending=(replace(head, banned=head.banned + (mv.rank,)),) + st.pending[1:])
+    take = min(count(held), head.count, mv.count or count(held))
+    log.append({"kind": "request", "seat": mv.seat, "rank": rank_name(mv.rank), "held": True, "count": take,
+                "rule": head.rule})
+    rest = head.count - take
+    queue = st.pending[1:]
+    if rest:
+        queue = (replace(head, count=rest),) + queue
+    give = head.__class__(asked, "give", take, head.rule, to=mv.seat, rank=mv.rank)
+    return replace(st, pending=(give,) + queue)
+
+
+def _cut_back(st, mv, log):
+    reading = readings(mv.cards, frozenset())[0]
+    hand_after = st.hand(mv.seat) & ~mv.cards
+    st = st.with_player(mv.seat, hand=hand_after)
+    beneath = st.beneath | (st.field.reading.mask if st.field else 0)
+    log.append({"kind": "cut_back", "seat": mv.seat, "cards": codes(mv.cards), "rule": "cut_back"})
+    went_out = ()
+    if hand_after == 0:
+        params = st.rules.params("forbidden_finish")
+        why = None
+        if params is not None:
+            ctx = PlayContext(st, mv.seat, reading, None, st.reversed, frozenset(), frozenset(), "cut_back", 0)
+            why = forbidden_finish.why(ctx, (), params)
+        went_out = ((mv.seat, why),)
+    return replace(st, field=Field(reading, mv.seat), beneath=beneath, pending=(),
+                   after=After(mv.seat, cut="cut_back", went_out=st.after.went_out + went_out))

@@ -1,0 +1,183 @@
+"""judge / apply / actors: the one entry point every caller uses to change a game."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from . import decisions, deals, flow
+from .cards import codes
+from .effects import (BloodyMary, Cut, JackBack, Lock, RankLock, Resurrect, Reverse, Revolution, SevenPass, Skip,
+                      TenDiscard, Unlock)
+from .errors import InputError
+from .moves import parse_move
+from .play import Plan, judge_play
+from .rules import forbidden_finish, nine_reverse
+from .rules.base import Rejection
+from .state import After, Field, Pending
+from .verdict import Verdict, reject
+
+CARD_ERRORS = ("invalid_cards",)
+
+
+def _proceed(st, log):
+    return flow.proceed(st, log, decisions.normalize, deals.start_play)
+
+
+def actors(st) -> list[int]:
+    """The seats that must act now."""
+    if st.pending:
+        head = st.pending[0]
+        if head.action == "cut_back":
+            return [p.seat for p in decisions.window(st)]
+        return [head.seat]
+    if st.phase == "play" and st.turn is not None:
+        return [st.turn]
+    return []
+
+
+def _apply_effects(st, plan: Plan, log):
+    ctx = plan.ctx
+    seat = ctx.seat
+    queue = []
+    cut, skip = None, 0
+    revolutions = [e for e in plan.effects if isinstance(e, Revolution)]
+    if revolutions:
+        st = replace(st, revolution=not st.revolution,
+                     revolution_min=max([st.revolution_min] + [e.threshold for e in revolutions]))
+    for e in plan.effects:
+        if isinstance(e, Lock):
+            st = replace(st, lock_suits=e.suits, lock_kind="exact" if e.exact else "partial")
+        elif isinstance(e, Unlock):
+            st = replace(st, rank_lock=False) if e.rule == "rank_lock" else replace(st, lock_suits=0, lock_kind=None)
+        elif isinstance(e, RankLock):
+            st = replace(st, rank_lock=True)
+        elif isinstance(e, JackBack):
+            st = replace(st, jack_back=not st.jack_back)
+        elif isinstance(e, Reverse):
+            trick = nine_reverse.restores_on_flush(st.rules.params("nine_reverse"))
+            st = replace(st, direction=-st.direction, trick_reversed=st.trick_reversed != trick)
+        elif isinstance(e, BloodyMary):
+            s = seat
+            for _ in range(len(st.players) - 1):
+                s = (s + st.direction) % len(st.players)
+                if st.active(s):
+                    queue.append(Pending(s, "discard", e.count, e.rule, strongest=True, reversed=ctx.reversed))
+        elif isinstance(e, Resurrect):
+            if ctx.hand_after:
+                queue.append(Pending(seat, "take", 1, e.rule))
+        elif isinstance(e, SevenPass):
+            to = st.next_active(seat)
+            if to is not None:
+                queue.append(Pending(seat, "give", e.count, e.rule, to=to))
+        elif isinstance(e, TenDiscard):
+            queue.append(Pending(seat, "discard", e.count, e.rule))
+        elif isinstance(e, Cut):
+            cut = cut or e.rule
+        elif isinstance(e, Skip):
+            skip += e.count
+    if ctx.special == "attach_revolution":
+        st = replace(st, lock_suits=0, lock_kind=None, rank_lock=False)
+    went_out = ()
+    if ctx.hand_after == 0:
+        params = st.rules.params("forbidden_finish")
+        went_out = ((seat, forbidden_finish.why(ctx, plan.effects, params) if params else None),)
+    return replace(st, pending=tuple(queue), after=After(seat, cut=cut, skip=skip, went_out=went_out))
+
+
+def _play(st, plan: Plan, log):
+    ctx = plan.ctx
+    field = st.field
+    beneath = st.beneath
+    if field is not None and ctx.special != "attach_revolution":
+        beneath |= field.reading.mask
+    st = st.with_player(ctx.seat, hand=ctx.hand_after)
+    st = replace(st, field=Field(plan.field_reading, ctx.seat), beneath=beneath, trick_plays=st.trick_plays + 1,
+                 first_play=False, turn=None)
+    log.append({"kind": "play", "seat": ctx.seat, "cards": codes(ctx.reading.mask), "shape": plan.field_reading.shape,
+                "as": ctx.reading.as_map()})
+    st = _apply_effects(st, plan, log)
+    return _proceed(st, log)
+
+
+def _pass(st, seat, log):
+    log.append({"kind": "pass", "seat": seat})
+    return flow.advance_after_pass(st, seat, log)
+
+
+def _rejection(rej: Rejection) -> Verdict:
+    return reject(rej.reason, rej.message, rej.rule)
+
+
+def _turn_rejection(st, mv) -> Verdict | None:
+    if st.pending:
+        return None
+    if st.phase == "deal_over":
+        return reject("not_allowed", "the deal is over: start the next deal")
+    if mv.seat != st.turn:
+        who = "the field's owner" if st.field and st.field.seat == st.turn else f"seat {st.turn}"
+        return reject("not_your_turn", f"it is {who}'s turn (seat {st.turn}), not seat {mv.seat}'s")
+    return None
+
+
+def _summary(seat, mv, plan, extra_effects):
+    if mv.action == "play":
+        shape = plan.field_reading.shape
+        text = f"seat {seat} plays {' '.join(codes(mv.cards))} ({shape})"
+    elif mv.action == "pass":
+        text = f"seat {seat} passes"
+    else:
+        text = f"seat {seat} {mv.action}s" + (f" {' '.join(codes(mv.cards))}" if mv.cards else "")
+    fired = list(dict.fromkeys([e.rule for e in plan.effects if not isinstance(e, Unlock)] if plan else []))
+    fired += [x for x in extra_effects if x not in fired]
+    if fired:
+        text += ": " + ", ".join(fired)
+    return text, tuple(fired)
+
+
+def apply(st, move):
+    """(verdict, new state, events). An illegal move leaves the state as it was and yields no event."""
+    try:
+        mv = parse_move(move)
+    except InputError as e:
+        if e.code in CARD_ERRORS:
+            return reject(e.code, e.message), st, []
+        raise
+    if not 0 <= mv.seat < len(st.players):
+        raise InputError("bad_move", f"seat must be 0 to {len(st.players) - 1}, not {mv.seat}")
+    log = []
+    plan = None
+    rejected = _turn_rejection(st, mv)
+    if rejected is not None:
+        return rejected, st, []
+    if st.pending:
+        rej = decisions.judge(st, mv)
+        if rej is not None:
+            return _rejection(rej), st, []
+        new = _proceed(decisions.apply(st, mv, log), log)
+    elif mv.action == "play":
+        plan = judge_play(st, mv)
+        if isinstance(plan, Rejection):
+            return _rejection(plan), st, []
+        new = _play(st, plan, log)
+    elif mv.action == "pass":
+        if st.field is None:
+            return reject("must_play", "you lead on an empty field: you must play (passing is not allowed)"), st, []
+        new = _pass(st, mv.seat, log)
+    else:
+        return reject("not_allowed", f"there is nothing to {mv.action} now: it is seat {mv.seat}'s turn to play "
+                      "or pass"), st, []
+    extra = [x["rule"] for x in log if x.get("kind") in ("finish", "capital_fall", "gekokujo") and x.get("rule")]
+    message, effects = _summary(mv.seat, mv, plan, extra)
+    verdict = Verdict(True, None, message, effects, plan.ctx.reading.as_map() if plan else {},
+                      plan.void if plan else ())
+    new = replace(new, seq=st.seq + 1)
+    event = {"seq": new.seq, "type": "move", "move": mv.to_json(), "verdict": verdict.to_json(), "outcome": log}
+    return verdict, new, [event]
+
+
+def judge(st, move) -> Verdict:
+    """What would happen: the verdict of ``apply`` without keeping its state."""
+    return apply(st, move)[0]
+
+
+def next_deal(st, hands=None):
+    return deals.next_deal(st, hands, _proceed)

@@ -1,0 +1,199 @@
+"""The flow of a deal (RULES.md §3, §7): flushing, whose turn, finishing, and the end of a deal.
+
+Every function takes a State and returns a new one; ``log`` collects what happened, for the event.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .cards import JOKERS_MASK, NORMAL_MASK, codes
+from .rules import capital_fall, cut_back, flush_on_finish, gekokujo, nine_reverse
+from .state import Pending
+
+
+def flush(st, log):
+    """The field is flushed (流れる) into the discard pile; trick-long effects end."""
+    if st.field is None:
+        return st
+    direction, trick_reversed = st.direction, st.trick_reversed
+    if trick_reversed:
+        direction = -direction
+    log.append({"kind": "flush"})
+    return replace(st, discard=st.discard | st.beneath | st.field.reading.mask, beneath=0, field=None,
+                   lock_suits=0, lock_kind=None, rank_lock=False, jack_back=False, trick_plays=0,
+                   trick_reversed=False, direction=direction)
+
+
+def lead(st, seat):
+    """``seat`` leads on an empty field, or the next active player if it has finished."""
+    if not st.active(seat):
+        seat = st.next_active(seat)
+    return replace(st, turn=seat)
+
+
+def advance_after_play(st, player, skip, log):
+    """Turn after a play that stays on the field: the next active player, skipping ``skip`` of them.
+
+    If the skipping comes back round to the player (コンボ) it gets the turn with its cards still on the
+    field; a finished player whose cards are reached again is flushed and the next active player leads.
+    """
+    n = len(st.players)
+    s = player
+    skipped = []
+    for _ in range(n * (skip + 2)):
+        s = (s + st.direction) % n
+        if s == player:
+            if st.active(player):
+                if skipped:
+                    log.append({"kind": "skip", "seats": skipped})
+                    log.append({"kind": "combo", "seat": player})
+                return replace(st, turn=player)
+            return lead(flush(st, log), player)
+        if not st.active(s):
+            continue
+        if skip > 0:
+            skip -= 1
+            skipped.append(s)
+            continue
+        if skipped:
+            log.append({"kind": "skip", "seats": skipped})
+        return replace(st, turn=s)
+    raise AssertionError("no active seat to move to")
+
+
+def advance_after_pass(st, passer, log):
+    """Turn after a pass: when it comes back to the field's owner, the field flushes and the owner leads."""
+    owner = st.field.seat
+    if passer == owner:
+        return lead(flush(st, log), owner)
+    n = len(st.players)
+    s = passer
+    for _ in range(n):
+        s = (s + st.direction) % n
+        if s == owner:
+            return lead(flush(st, log), owner)
+        if st.active(s):
+            return replace(st, turn=s)
+    raise AssertionError("no active seat to move to")
+
+
+def _free_places(st):
+    taken = {p.place for p in st.players if p.place is not None}
+    return [k for k in range(1, len(st.players) + 1) if k not in taken]
+
+
+def finish(st, seat, forbidden, log):
+    """``seat`` has emptied its hand: rank it (from the bottom if ``forbidden``), then the house rules."""
+    free = _free_places(st)
+    place = free[-1] if forbidden else free[0]
+    st = st.with_player(seat, place=place)
+    st = replace(st, finish_order=st.finish_order + (seat,))
+    entry = {"kind": "finish", "seat": seat, "place": place}
+    if forbidden:
+        entry.update(rule="forbidden_finish", why=forbidden)
+    log.append(entry)
+    rs = st.rules
+    if place == 1 and rs.on("gekokujo"):
+        places = gekokujo.upside_down(st.previous_places, seat)
+        if places is not None:
+            log.append({"kind": "gekokujo", "places": list(places), "rule": "gekokujo"})
+            players = tuple(replace(p, place=places[p.seat]) for p in st.players)
+            order = tuple(sorted(range(len(players)), key=lambda s: places[s]))
+            return replace(st, players=players, finish_order=order, phase="deal_over", turn=None, pending=(),
+                           after=None, ended_by="gekokujo")
+    if place == 1 and rs.on("capital_fall"):
+        top = capital_fall.fallen(st.previous_places, seat)
+        if top is not None and st.active(top):
+            hand = st.hand(top)
+            last = _free_places(st)[-1]
+            st = st.with_player(top, hand=0, place=last)
+            st = replace(st, discard=st.discard | hand, finish_order=st.finish_order + (top,))
+            log.append({"kind": "capital_fall", "seat": top, "place": last, "cards": codes(hand),
+                        "rule": "capital_fall"})
+    return end_if_over(st, log)
+
+
+def end_if_over(st, log):
+    if st.phase == "deal_over":
+        return st
+    active = st.active_seats()
+    if len(active) > 1:
+        return st
+    for seat in active:
+        place = _free_places(st)[0]
+        st = st.with_player(seat, place=place)
+        st = replace(st, finish_order=st.finish_order + (seat,))
+        log.append({"kind": "finish", "seat": seat, "place": place, "last": True})
+    log.append({"kind": "deal_over"})
+    return replace(st, phase="deal_over", turn=None, pending=(), after=None)
+
+
+def finish_empty_hands(st, first, log):
+    """Every active player left without cards finishes, in turn order from ``first``."""
+    n = len(st.players)
+    for i in range(n):
+        seat = (first + i * st.direction) % n
+        if st.phase != "deal_over" and st.active(seat) and st.hand(seat) == 0:
+            st = finish(st, seat, None, log)
+    return st
+
+
+def resolve(st, log):
+    """All pending decisions of a play are made: cut, finish check, then whose turn (RULES.md §5 order)."""
+    a = st.after
+    st = replace(st, after=None)
+    flushed = False
+    if a.cut:
+        st = flush(st, log)
+        flushed = True
+    for seat, forbidden in a.went_out:
+        if st.phase == "deal_over" or not st.active(seat):
+            continue
+        st = finish(st, seat, forbidden, log)
+        if st.rules.on("flush_on_finish") and flush_on_finish.flushes(True) and not flushed:
+            st = flush(st, log)
+            flushed = True
+    st = finish_empty_hands(st, a.seat, log)
+    if st.phase == "deal_over":
+        return st
+    if flushed or st.field is None:
+        return lead(st, a.seat)
+    return advance_after_play(st, a.seat, a.skip, log)
+
+
+def open_cut_back_window(st):
+    """Right after a cut, the seats holding enough jokers may cut back (切り返し)."""
+    a = st.after
+    n = st.field.reading.n if st.field else 0
+    seats = [s for s in st.active_seats()
+             if s != a.seat and (st.hand(s) & JOKERS_MASK).bit_count() >= n > 0]
+    st = replace(st, after=replace(a, window_done=True))
+    if seats:
+        st = replace(st, pending=tuple(Pending(s, "cut_back", n, cut_back.ID) for s in seats))
+    return st
+
+
+def proceed(st, log, normalize, start_play):
+    """Go on until someone must decide something: pending decisions, the cut-back window, or the turn."""
+    st = normalize(st, log)
+    if st.pending or st.phase == "deal_over":
+        return st
+    if st.phase == "exchange":
+        return start_play(st, log)
+    a = st.after
+    if a is None:
+        return st
+    if a.cut and not a.window_done and st.rules.on("cut_back") and cut_back.opens_window(a.cut):
+        st = open_cut_back_window(st)
+        if st.pending:
+            return st
+    return resolve(st, log)
+
+
+def nine_restores(rules) -> bool:
+    params = rules.params("nine_reverse")
+    return params is not None and nine_reverse.restores_on_flush(params)
+
+
+def discard_normals(st) -> int:
+    return st.discard & NORMAL_MASK

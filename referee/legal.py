@@ -1,0 +1,189 @@
+"""legal_moves: every legal move of a seat, built from candidate card sets and checked by the judge.
+
+Joker readings are listed when they change the outcome; under declarations_required each play comes with its
+shape declaration, once declaring every effect that would fire and once declaring none; an optional jack_back
+comes with and without its decline.
+"""
+from __future__ import annotations
+
+from itertools import combinations, permutations
+
+from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, card, cards_of, codes, rank_mask
+from .decisions import _allowed, is_strongest, window
+from .moves import parse_move
+from .play import judge_play
+from .rules import DECLARABLE
+from .rules.base import Rejection
+from .shapes import SEQUENCES, readings
+
+EFFECT_DECLARATIONS = sorted(DECLARABLE - set(SEQUENCES))
+
+
+def _subsets(bits: list[int], lo: int):
+    for k in range(lo, len(bits) + 1):
+        for combo in combinations(bits, k):
+            yield sum(1 << c for c in combo)
+
+
+def _candidates(hand: int, rules) -> set[int]:
+    """Card sets that may form one play (the judge decides)."""
+    jokers = cards_of(hand & JOKERS_MASK)
+    joker_sets = [0] + [1 << j for j in jokers] + ([hand & JOKERS_MASK] if len(jokers) == 2 else [])
+    out = {1 << c for c in cards_of(hand)}
+    for r in range(13):
+        same = cards_of(hand & rank_mask(r))
+        for sub in _subsets(same, 1):
+            for js in joker_sets:
+                if (sub | js).bit_count() >= 2:
+                    out.add(sub | js)
+    if len(jokers) == 2:
+        out.add(hand & JOKERS_MASK)
+    seq_specs = []
+    if "stairs" in rules.shapes:
+        seq_specs.append((1, "one"))
+    if "skip_stairs" in rules.shapes:
+        seq_specs.append((2, "one"))
+    for step, _ in seq_specs:
+        for s in range(4):
+            for lo in range(13):
+                for length in range(3, 14):
+                    top = lo + (length - 1) * step
+                    if top > 12:
+                        break
+                    slots = [card(lo + i * step, s) for i in range(length)]
+                    _fill(slots, hand, jokers, out)
+    if "double_stairs" in rules.shapes:
+        for a in range(4):
+            for b in range(a + 1, 4):
+                for lo in range(13):
+                    for length in range(3, 14):
+                        if lo + length - 1 > 12:
+                            break
+                        slots = [card(lo + i, x) for i in range(length) for x in (a, b)]
+                        _fill(slots, hand, jokers, out)
+    for step, shape in ((1, "emperor"), (2, "skip_emperor")):
+        if shape not in rules.shapes:
+            continue
+        for lo in range(13 - 3 * step):
+            for suits in permutations(range(4)):
+                slots = [card(lo + i * step, suits[i]) for i in range(4)]
+                _fill(slots, hand, jokers, out)
+    return out
+
+
+def _fill(slots, hand, jokers, out):
+    missing = [c for c in slots if not hand >> c & 1]
+    if len(missing) > len(jokers):
+        return
+    held = [c for c in slots if hand >> c & 1]
+    base = sum(1 << c for c in held)
+    # any held slot may also be left in hand and filled by a joker instead
+    for k in range(len(missing), len(jokers) + 1):
+        swap = k - len(missing)
+        for kept_out in combinations(held, swap):
+            mask = base & ~sum(1 << c for c in kept_out)
+            for js in combinations(jokers, k):
+                out.add(mask | sum(1 << j for j in js))
+
+
+def _outcome_readings(mask, rules):
+    """One reading per distinct outcome: suits of stand-ins matter only when suit locks are on."""
+    suits_matter = rules.on("suit_lock") or rules.on("partial_suit_lock")
+    seen, out = set(), []
+    for r in readings(mask, rules.shapes, rules.min_stairs):
+        key = (r.shape, r.lo, r.hi, r.suits if suits_matter else 0, r.eff if suits_matter else
+               tuple(sorted(x for x, _ in r.eff)))
+        if key not in seen:
+            seen.add(key)
+            out.append(r)
+    return out
+
+
+def _play_moves(st, seat):
+    rules = st.rules
+    moves, seen = [], set()
+    for mask in _candidates(st.hand(seat), rules):
+        for reading in _outcome_readings(mask, rules):
+            as_map = reading.as_map()
+            variants = []
+            shape_decl = [reading.shape] if reading.shape in SEQUENCES else []
+            if rules.declarations:
+                variants.append((shape_decl + EFFECT_DECLARATIONS, ()))
+                variants.append((shape_decl, ()))
+            else:
+                variants.append(((), ()))
+                if rules.on("jack_back") and rules.params("jack_back")["optional"] and reading.has_rank(8):
+                    variants.append(((), ("jack_back",)))
+            for declare, decline in variants:
+                move = {"seat": seat, "action": "play", "cards": codes(mask)}
+                if as_map:
+                    move["as"] = as_map
+                if declare:
+                    move["declare"] = list(declare)
+                if decline:
+                    move["decline"] = list(decline)
+                plan = judge_play(st, parse_move(move))
+                if isinstance(plan, Rejection) or plan.ctx.reading.shape != reading.shape:
+                    continue
+                if rules.declarations:
+                    fired = sorted({e.rule for e in plan.effects} & DECLARABLE)
+                    if "revolution" in fired and st.revolution:
+                        fired.append("counter_revolution")
+                    keep = shape_decl + [d for d in fired if d not in shape_decl]
+                    if plan.ctx.special and plan.ctx.special not in keep:
+                        keep.append(plan.ctx.special)
+                    move["declare"] = sorted(set(keep))
+                    if not move["declare"]:
+                        del move["declare"]
+                key = (mask, tuple(sorted(as_map.items())), tuple(move.get("declare", ())), decline)
+                if key not in seen:
+                    seen.add(key)
+                    moves.append(move)
+    return moves
+
+
+def _decision_moves(st, seat):
+    head = st.pending[0]
+    hand = st.hand(seat)
+    if head.action == "cut_back":
+        if seat not in {p.seat for p in window(st)}:
+            return []
+        jokers = cards_of(hand & JOKERS_MASK)
+        out = [{"seat": seat, "action": "pass"}]
+        for js in combinations(jokers, head.count):
+            out.append({"seat": seat, "action": "cut_back", "cards": codes(sum(1 << j for j in js))})
+        return out
+    if seat != head.seat:
+        return []
+    if head.action in ("give", "discard"):
+        pool = cards_of(_allowed(head, hand))
+        out = []
+        for combo in combinations(pool, head.count):
+            mask = sum(1 << c for c in combo)
+            if head.strongest and not is_strongest(mask, hand, head.count, head.reversed):
+                continue
+            out.append({"seat": seat, "action": head.action, "cards": codes(mask)})
+        return out
+    if head.action == "take":
+        return [{"seat": seat, "action": "take", "cards": codes(1 << c)} for c in cards_of(st.discard & NORMAL_MASK)]
+    if head.action == "request":
+        out = []
+        for r in range(14):
+            if r in head.banned:
+                continue
+            name = "JK" if r == 13 else RANKS[r]
+            out.append({"seat": seat, "action": "request", "rank": name})
+            out.extend({"seat": seat, "action": "request", "rank": name, "count": k} for k in range(1, head.count))
+        return out
+    return []
+
+
+def legal_moves(st, seat: int) -> list[dict]:
+    if st.pending:
+        return _decision_moves(st, seat)
+    if st.phase != "play" or st.turn != seat:
+        return []
+    moves = _play_moves(st, seat)
+    if st.field is not None:
+        moves.insert(0, {"seat": seat, "action": "pass"})
+    return moves

@@ -1,0 +1,89 @@
+"""Parsing a move proposal into plain typed data; malformed proposals raise InputError."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import RANKS, card, code, codes, parse, parse_many, parse_rank, rank_of, suit_of
+from .errors import InputError
+
+ACTIONS = ("play", "pass", "give", "discard", "take", "request", "cut_back")
+FIELDS = {"seat", "action", "cards", "as", "declare", "decline", "rank", "count", "expected_seq"}
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    seat: int
+    action: str
+    cards: int = 0
+    as_map: tuple = ()            # ((joker, rank, suit or -1), ...)
+    declare: frozenset = frozenset()
+    decline: frozenset = frozenset()
+    rank: int | None = None
+    count: int | None = None
+
+    def to_json(self) -> dict:
+        out = {"seat": self.seat, "action": self.action}
+        if self.cards:
+            out["cards"] = codes(self.cards)
+        if self.as_map:
+            out["as"] = {code(j): (code(card(r, s)) if s >= 0 else RANKS[r]) for j, r, s in self.as_map}
+        if self.declare:
+            out["declare"] = sorted(self.declare)
+        if self.decline:
+            out["decline"] = sorted(self.decline)
+        if self.rank is not None:
+            out["rank"] = "JK" if self.rank == 13 else RANKS[self.rank]
+        if self.count is not None:
+            out["count"] = self.count
+        return out
+
+
+def _names(value, what):
+    if value is None:
+        return frozenset()
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise InputError("bad_move", f"{what} must be a list of rule ids")
+    return frozenset(value)
+
+
+def _as_map(value, cards_mask):
+    if not value:
+        return ()
+    if not isinstance(value, dict):
+        raise InputError("bad_move", "'as' must map jokers to the cards they stand for, e.g. {\"JK1\": \"S7\"}")
+    out = []
+    for k, v in value.items():
+        j = parse(k)
+        if j < 52:
+            raise InputError("invalid_cards", f"'as' reads jokers only; {code(j)} is not a joker")
+        if not cards_mask >> j & 1:
+            raise InputError("invalid_cards", f"'as' reads {code(j)}, which is not among the played cards")
+        if isinstance(v, str) and len(v.strip()) in (1, 2) and v.strip().upper() in tuple(RANKS) + ("10",):
+            out.append((j, parse_rank(v), -1))
+            continue
+        c = parse(v)
+        if c >= 52:
+            raise InputError("invalid_cards", f"a joker cannot stand in for another joker ({k} as {v})")
+        out.append((j, rank_of(c), suit_of(c)))
+    return tuple(sorted(out))
+
+
+def parse_move(obj) -> Move:
+    if not isinstance(obj, dict):
+        raise InputError("bad_move", "a move must be an object {seat, action, ...}")
+    unknown = set(obj) - FIELDS
+    if unknown:
+        raise InputError("bad_move", f"unknown move field(s): {', '.join(sorted(unknown))}")
+    seat, action = obj.get("seat"), obj.get("action")
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise InputError("bad_move", "seat must be a seat number (0, 1, ...)")
+    if action not in ACTIONS:
+        raise InputError("bad_move", f"action must be one of {', '.join(ACTIONS)}, not {action!r}")
+    count = obj.get("count")
+    if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
+        raise InputError("bad_move", "count must be a positive whole number")
+    cards = parse_many(obj.get("cards") or [])
+    rank = obj.get("rank")
+    return Move(seat=seat, action=action, cards=cards, as_map=_as_map(obj.get("as"), cards),
+                declare=_names(obj.get("declare"), "declare"), decline=_names(obj.get("decline"), "decline"),
+                rank=None if rank is None else parse_rank(rank), count=count)

@@ -1,0 +1,161 @@
+"""Judging a play: which readings of the cards are legal, the one used, and the effects it fires."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import codes, count
+from .effects import Unlock, ordered
+from .rules import DECLARABLE, RULES
+from .rules.base import PlayContext, Rejection
+from .shapes import SEQUENCES, SHAPE_PRIORITY, beats, readings, strength_key
+
+SHAPE_NAMES = {"single": "a single", "group": "a group", "stairs": "stairs", "skip_stairs": "skip stairs",
+               "double_stairs": "double stairs", "emperor": "an emperor", "skip_emperor": "a skip emperor"}
+# How far a rejected reading got: the furthest one explains the rejection best.
+PROGRESS = {"invalid_cards": 0, "shape_mismatch": 1, "undeclared": 2, "too_weak": 3, "locked": 4,
+            "must_include_first_card": 4}
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    ctx: PlayContext
+    field_reading: object         # what the field becomes (the combined cards for an attach revolution)
+    effects: tuple
+    void: tuple
+
+
+def _declared(rule_id, declared, state) -> bool:
+    if rule_id in declared:
+        return True
+    if rule_id == "revolution":
+        return "counter_revolution" in declared and state.revolution
+    return False
+
+
+def _effects(ctx):
+    rs = ctx.state.rules
+    kept = []
+    for module, params in rs.play_hooks:
+        effects = module.after_play(ctx, params)
+        if not effects:
+            continue
+        if rs.declarations and getattr(module, "DECLARABLE", False) and not _declared(module.ID, ctx.declared,
+                                                                                      ctx.state):
+            effects = [e for e in effects if isinstance(e, Unlock)]
+        kept.extend(effects)
+    fired = {e.rule for e in kept}
+    void = ()
+    if rs.declarations:
+        void = tuple(sorted(d for d in ctx.declared if d not in SEQUENCES and d not in fired and not (
+            d == "counter_revolution" and "revolution" in fired and ctx.state.revolution)))
+    return tuple(ordered(kept)), void
+
+
+def matches_as(reading, as_map) -> bool:
+    if not as_map:
+        return True
+    got = {j: (r, s) for j, r, s in reading.jokers}
+    for j, r, s in as_map:
+        if j not in got:
+            return False
+        gr, gs = got[j]
+        if gr != r or (s >= 0 and gs != s):
+            return False
+    return True
+
+
+def _check(ctx, reading, field, rs) -> Rejection | None:
+    if field is not None:
+        if reading.shape != field.shape or reading.n != field.n:
+            return Rejection("shape_mismatch", f"the field holds {SHAPE_NAMES[field.shape]} of {field.n} card(s); "
+                             f"this play is {SHAPE_NAMES[reading.shape]} of {reading.n}")
+    if rs.declarations and reading.shape in SEQUENCES and reading.shape not in ctx.declared:
+        return Rejection("undeclared", f"{SHAPE_NAMES[reading.shape]} must be declared with the play "
+                         f"(declare: ['{reading.shape}']; declarations_required)", "declarations_required")
+    if field is not None and not beats(reading, field, ctx.reversed, rs.compare):
+        how = "the order is reversed" if ctx.reversed else "the order is normal"
+        extra = " (a new sequence's weakest card must beat the old one's strongest: stairs.compare above)" \
+            if reading.shape in SEQUENCES and rs.compare == "above" else ""
+        return Rejection("too_weak", f"{' '.join(codes(reading.mask))} does not beat "
+                         f"{' '.join(codes(field.mask))}; {how}{extra}")
+    for module, params in rs.legality_hooks:
+        rej = module.legality(ctx, params)
+        if rej is not None:
+            return rej
+    return None
+
+
+def _special(ctx, rs):
+    for module, params in rs.special_hooks:
+        if rs.declarations and module.ID not in ctx.declared:
+            continue
+        combined = module.special_play(ctx, params)
+        if combined is not None:
+            return module.ID, combined
+    return None
+
+
+def judge_play(state, move):
+    """A Plan for a legal play, or a Rejection."""
+    rs = state.rules
+    seat = move.seat
+    hand = state.hand(seat)
+    if not move.cards:
+        return Rejection("invalid_cards", "a play needs at least one card (to pass, use action pass)")
+    missing = move.cards & ~hand
+    if missing:
+        return Rejection("not_in_hand", f"seat {seat} does not hold {' '.join(codes(missing))}")
+    unknown = move.declare - DECLARABLE - {"counter_revolution"}
+    if unknown:
+        return Rejection("invalid_declaration", f"unknown declaration(s) {', '.join(sorted(unknown))}: declare "
+                         "rule ids of effects or shapes (GET /v1/rules)")
+    for d in move.decline:
+        module = RULES.get(d)
+        params = rs.params(d)
+        if module is None or params is None or not getattr(module, "declinable", lambda p: False)(params):
+            return Rejection("not_allowed", f"{d} cannot be declined under these rules (only an optional "
+                             "jack_back can)", d if module else None)
+    cands = readings(move.cards, rs.shapes, rs.min_stairs)
+    if move.as_map:
+        cands = [r for r in cands if matches_as(r, move.as_map)]
+    if not cands:
+        names = ", ".join(SHAPE_NAMES[s] for s in ("single", "group") + tuple(sorted(rs.shapes)))
+        why = " with the joker readings given in 'as'" if move.as_map else ""
+        return Rejection("invalid_cards", f"{' '.join(codes(move.cards))} is not one play{why}: a play is "
+                         f"{names}")
+    declared_shapes = move.declare & set(SEQUENCES)
+    if declared_shapes and any(r.shape in declared_shapes for r in cands):
+        cands = [r for r in cands if r.shape in declared_shapes]
+    field = state.field.reading if state.field else None
+    reversed_order = state.reversed
+    hand_after = hand & ~move.cards
+    best, best_rej = [], None
+    for reading in cands:
+        ctx = PlayContext(state, seat, reading, field, reversed_order, move.declare, move.decline, None, hand_after)
+        rej = _check(ctx, reading, field, rs)
+        special = None
+        if field is not None and (rej is not None or rs.declarations):
+            special = _special(ctx, rs)
+        if special is not None:
+            rule_id, combined = special
+            ctx = PlayContext(state, seat, reading, field, reversed_order, move.declare, move.decline, rule_id,
+                              hand_after)
+            best.append((ctx, combined))
+        elif rej is None:
+            best.append((ctx, reading))
+        elif best_rej is None or PROGRESS.get(rej.reason, 0) > PROGRESS.get(best_rej.reason, 0):
+            best_rej = rej
+    if not best:
+        return best_rej
+    plans = []
+    for ctx, field_reading in best:
+        effects, void = _effects(ctx)
+        valid_decls = len(ctx.declared) - len(void)
+        key = (valid_decls, -SHAPE_PRIORITY[ctx.reading.shape], strength_key(ctx.reading, reversed_order))
+        plans.append((key, Plan(ctx, field_reading, effects, void)))
+    plans.sort(key=lambda kp: kp[0], reverse=True)
+    return plans[0][1]
+
+
+def cards_text(mask: int) -> str:
+    return " ".join(codes(mask)) if count(mask) else "nothing"

@@ -1,0 +1,69 @@
+"""The three presets of RULES.md §8, as data: rule id → parameters (absent = off)."""
+
+UECDA = {
+    "jokers": {"count": 1},
+    "first_card": {"card": "D3", "must_play": False},
+    "stairs": {"min_length": 3, "compare": "above"},
+    "revolution": {"min_group": 4, "min_stairs": 5},
+    "eight_cut": {},
+    "suit_lock": {},
+    "spade3": {},
+    "exchange": {"top": 2, "second": 1, "auto_ties": True},
+}
+
+NANKO = {
+    "jokers": {"count": 2},
+    "first_card": {"card": "S3", "must_play": False},
+    "stairs": {"min_length": 3, "compare": "shift"},
+    "revolution": {"min_group": 4, "min_stairs": 4},
+    "sandstorm": {},
+    "resurrection": {},
+    "five_skip": {},
+    "six_cut": {},
+    "seven_pass": {},
+    "eight_cut": {"normal_only": True},
+    "nine_reverse": {"scope": "deal"},
+    "ten_discard": {},
+    "jack_back": {"optional": True},
+    "bloody_mary": {},
+    "cut_back": {},
+    "suit_lock": {},
+    "rank_lock": {"second_play_only": False},
+    "forbidden_finish": {"joker": True, "strongest_rank": True, "cut": True, "sandstorm_exempt": True},
+    "exchange": {"top": 2, "second": 1},
+}
+
+GEKIFUGO = {
+    "jokers": {"count": 2},
+    "first_card": {"card": "D3", "must_play": True},
+    "stairs": {"min_length": 3, "compare": "shift"},
+    "skip_stairs": {},
+    "double_stairs": {},
+    "emperor": {},
+    "skip_emperor": {},
+    "revolution": {"min_group": 4, "min_stairs": 4},
+    "great_revolution": {},
+    "nuclear_bomb": {},
+    "attach_revolution": {},
+    "spade3": {},
+    "seven_pass": {},
+    "eight_cut": {},
+    "nine_reverse": {"scope": "trick"},
+    "ten_discard": {},
+    "jack_back": {},
+    "suit_lock": {},
+    "partial_suit_lock": {},
+    "rank_lock": {"second_play_only": True},
+    "flush_on_finish": {},
+    "declarations_required": {},
+    "forbidden_finish": {"joker": True, "strongest_rank": True, "eight": True},
+    "capital_fall": {},
+    "gekokujo": {},
+    "exchange": {"top": 2, "second": 1},
+    "exchange_request": {},
+    "inflation": {},
+}
+
+PRESETS = {"uecda": UECDA, "nanko": NANKO, "gekifugo": GEKIFUGO}
+# Seats a preset is usually played with, for tools that do not say (UECda's server plays 5).
+DEFAULT_PLAYERS = {"uecda": 5, "nanko": 4, "gekifugo": 4}

@@ -1,0 +1,71 @@
+"""What every rule module shares: parameter specs and the context a hook receives.
+
+A rule module defines ``ID``, ``NAME_JA``, ``SUMMARY``, ``PARAMS`` and any of the
+hooks the engine calls (``legality``, ``special_play``, ``after_play``,
+``after_flush``); hooks return effects or rejections and never change state.
+``DECLARABLE = True`` marks a ☆ effect of gekifugo: under
+``declarations_required`` it fires only when declared with the play.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import InputError
+
+
+@dataclass(frozen=True)
+class Param:
+    default: Any
+    help: str
+    choices: tuple | None = None
+    lo: int | None = None
+    hi: int | None = None
+
+    def check(self, rule_id: str, name: str, value):
+        if isinstance(self.default, bool):
+            if not isinstance(value, bool):
+                raise InputError("bad_rules", f"{rule_id}.{name} must be true or false, not {value!r}")
+        elif isinstance(self.default, int):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InputError("bad_rules", f"{rule_id}.{name} must be a whole number, not {value!r}")
+            if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
+                raise InputError("bad_rules", f"{rule_id}.{name} must be between {self.lo} and {self.hi}, not {value}")
+        if self.choices is not None and value not in self.choices:
+            raise InputError("bad_rules", f"{rule_id}.{name} must be one of {', '.join(map(str, self.choices))}, "
+                             f"not {value!r}")
+        return value
+
+    def describe(self) -> dict:
+        out = {"default": self.default, "help": self.help,
+               "type": "boolean" if isinstance(self.default, bool) else
+               "integer" if isinstance(self.default, int) else "string"}
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        if self.lo is not None:
+            out["min"], out["max"] = self.lo, self.hi
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class PlayContext:
+    """What a rule sees of a play being judged: the state before it, and the play."""
+    state: Any                # State before the play
+    seat: int
+    reading: Any              # Reading of the played cards
+    field: Any                # Reading on the field before the play, or None
+    reversed: bool            # order in force before the play
+    declared: frozenset
+    declined: frozenset
+    special: str | None       # the special play rule that admitted it (sandstorm, spade3, attach_revolution)
+    hand_after: int           # the player's hand once the cards are played
+
+    def params(self, rule_id):
+        return self.state.rules.params(rule_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    reason: str
+    message: str
+    rule: str | None = None

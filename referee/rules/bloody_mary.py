@@ -1,0 +1,18 @@
+"""ブラッディ・メアリー (Bloody Mary, nanko): exactly three Qs make every other player discard its 2 strongest."""
+from ..effects import BloodyMary
+from .base import Param
+
+ID = "bloody_mary"
+NAME_JA = "ブラッディ・メアリー"
+SUMMARY = ("Exactly three Qs: every other active player discards its 2 strongest cards (order in force before "
+           "the play; the player chooses among equally strong cards).")
+PARAMS = {"count": Param(2, "cards each other player discards", lo=1, hi=5)}
+DECLARABLE = True
+QUEEN = 9
+
+
+def after_play(ctx, params):
+    r = ctx.reading
+    if r.n == 3 and r.rank_count(QUEEN) == 3:
+        return [BloodyMary(ID, params["count"])]
+    return []

@@ -1,0 +1,16 @@
+"""8切り (eight cut): a play containing an 8 flushes the field; the same player leads."""
+from ..effects import Cut
+from .base import Param
+
+ID = "eight_cut"
+NAME_JA = "8切り"
+SUMMARY = "Any play containing an 8 (stairs through 8 too) flushes the field and its player leads again."
+PARAMS = {"normal_only": Param(False, "only while the order is normal (nanko)")}
+DECLARABLE = True
+EIGHT = 5
+
+
+def after_play(ctx, params):
+    if ctx.reading.has_rank(EIGHT) and not (params["normal_only"] and ctx.reversed):
+        return [Cut(ID)]
+    return []

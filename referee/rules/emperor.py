@@ -1,0 +1,7 @@
+"""エンペラー (emperor): 4 consecutive ranks in four different suits (gekifugo)."""
+ID = "emperor"
+NAME_JA = "エンペラー"
+SUMMARY = "4 consecutive ranks in four different suits; 4 cards, so it can also make a revolution."
+PARAMS = {}
+DECLARABLE = True
+SHAPE = True

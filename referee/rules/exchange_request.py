@@ -1,0 +1,8 @@
+"""カード要求 (exchange request, gekifugo): the top names ranks instead of receiving the strongest cards."""
+ID = "exchange_request"
+NAME_JA = "カード要求"
+SUMMARY = ("Instead of receiving the last player's strongest cards, the first player names a rank (or JK) with "
+           "action request; if the last player holds it, at least one card of it is handed over (the first may "
+           "ask for fewer with count, never none). A rank answered 'not held' cannot be named again; naming goes "
+           "on until N cards are received.")
+PARAMS = {}

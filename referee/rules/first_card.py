@@ -1,0 +1,26 @@
+"""The first lead of a match (RULES.md §3): the holder of a given card leads, maybe with a duty to play it."""
+from ..cards import code, parse
+from .base import Param, Rejection
+
+ID = "first_card"
+NAME_JA = "最初の札 (ダイヤの3)"
+SUMMARY = "In the first deal the holder of this card leads; with must_play its first play must contain it."
+PARAMS = {"card": Param("D3", "the card whose holder leads the first deal",
+                        choices=tuple(code(c) for c in range(52))),
+          "must_play": Param(False, "the first play of the match must contain that card (gekifugo)")}
+
+
+def card(params) -> int:
+    return parse(params["card"])
+
+
+def legality(ctx, params):
+    st = ctx.state
+    if not (params["must_play"] and st.first_play):
+        return None
+    c = card(params)
+    holds = st.players[ctx.seat].hand >> c & 1
+    if holds and not (ctx.reading.mask >> c & 1):
+        return Rejection("must_include_first_card",
+                         f"the first play of the match must include {code(c)} (first_card)", ID)
+    return None

@@ -1,0 +1,15 @@
+"""5とばし (five skip): N fives skip the next N active players (コンボ when it comes back)."""
+from ..effects import Skip
+
+ID = "five_skip"
+NAME_JA = "5とばし"
+SUMMARY = ("A play with N fives skips the next N active players. If the skipping comes back round to the player "
+           "(コンボ), it may play on its own cards or pass, which flushes the field and lets it lead.")
+PARAMS = {}
+DECLARABLE = True
+FIVE = 2
+
+
+def after_play(ctx, params):
+    n = ctx.reading.rank_count(FIVE)
+    return [Skip(ID, n)] if n else []

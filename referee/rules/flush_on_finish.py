@@ -1,0 +1,9 @@
+"""あがり札は流れる (gekifugo): the cards a player goes out with always flush the field."""
+ID = "flush_on_finish"
+NAME_JA = "あがり札は流れる"
+SUMMARY = "When a play empties its player's hand, the field is flushed and the next active player leads."
+PARAMS = {}
+
+
+def flushes(went_out_with_play: bool) -> bool:
+    return went_out_with_play

@@ -1,0 +1,16 @@
+"""大革命 (great revolution): 5+ cards make a revolution, and from then on a revolution needs 5+."""
+from ..effects import Revolution
+from .base import Param
+
+ID = "great_revolution"
+NAME_JA = "大革命"
+SUMMARY = "A play of 5+ cards is a revolution, and for the rest of the deal a revolution needs 5+ cards."
+PARAMS = {"min": Param(5, "cards needed", lo=4, hi=12)}
+DECLARABLE = True
+
+
+def after_play(ctx, params):
+    n = ctx.reading.n
+    if ctx.special or n < params["min"] or n < ctx.state.revolution_min:
+        return []
+    return [Revolution(ID, threshold=params["min"])]

@@ -1,0 +1,20 @@
+"""Jバック / 11バック (jack back): a play containing a J reverses the order until the field flushes."""
+from ..effects import JackBack
+from .base import Param
+
+ID = "jack_back"
+NAME_JA = "Jバック"
+SUMMARY = "A play containing a J reverses the order of strength until the field flushes (a second one restores it)."
+PARAMS = {"optional": Param(False, "the player may decline it with decline: ['jack_back'] (nanko)")}
+DECLARABLE = True
+JACK = 8
+
+
+def after_play(ctx, params):
+    if not ctx.reading.has_rank(JACK) or ID in ctx.declined:
+        return []
+    return [JackBack(ID)]
+
+
+def declinable(params) -> bool:
+    return params["optional"]

@@ -1,0 +1,19 @@
+"""9リバース (nine reverse): a play containing a 9 flips the direction of play."""
+from ..effects import Reverse
+from .base import Param
+
+ID = "nine_reverse"
+NAME_JA = "9リバース"
+SUMMARY = "A play containing a 9 flips the direction of play (gekifugo: until the field flushes; nanko: for good)."
+PARAMS = {"scope": Param("deal", "trick: the direction comes back when the field flushes (gekifugo); "
+                         "deal: it stays (nanko)", choices=("trick", "deal"))}
+DECLARABLE = True
+NINE = 6
+
+
+def after_play(ctx, params):
+    return [Reverse(ID)] if ctx.reading.has_rank(NINE) else []
+
+
+def restores_on_flush(params) -> bool:
+    return params["scope"] == "trick"

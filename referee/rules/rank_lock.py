@@ -1,0 +1,37 @@
+"""激しば / 連番縛り (rank lock): a play one rank above the last locks the trick to rising ranks."""
+from ..cards import rank_name
+from ..effects import RankLock, Unlock
+from .base import Param, Rejection
+
+ID = "rank_lock"
+NAME_JA = "激しば (連番縛り)"
+SUMMARY = ("When a play's rank is the next rank after the play it beats (in the order in force), every play until "
+           "the flush must be the next rank again. Sequences compare their weakest card.")
+PARAMS = {"second_play_only": Param(False, "only when it happens on the trick's second play (gekifugo)")}
+DECLARABLE = True
+
+
+def successor(rank: int, reversed_order: bool) -> int:
+    return rank - 1 if reversed_order else rank + 1
+
+
+def legality(ctx, params):
+    st, f = ctx.state, ctx.field
+    if not st.rank_lock or ctx.reading.wild or ctx.special or f is None or f.wild:
+        return None
+    want = successor(f.lo, ctx.reversed)
+    if ctx.reading.lo != want:
+        name = rank_name(want) if 0 <= want <= 12 else "none (no rank follows)"
+        return Rejection("locked", f"ranks are locked (rank_lock): the next play must be {name}", ID)
+    return None
+
+
+def after_play(ctx, params):
+    st, r, f = ctx.state, ctx.reading, ctx.field
+    if r.wild:
+        return [Unlock(ID)] if st.rank_lock else []
+    if f is None or f.wild or ctx.special or st.rank_lock:
+        return []
+    if params["second_play_only"] and st.trick_plays != 1:
+        return []
+    return [RankLock(ID)] if r.lo == successor(f.lo, ctx.reversed) else []

@@ -1,0 +1,13 @@
+"""死者蘇生 (resurrection, nanko): 2+ fours let the player take one card back from the discard pile."""
+from ..effects import Resurrect
+
+ID = "resurrection"
+NAME_JA = "死者蘇生"
+SUMMARY = "A play with two or more fours: take one non-joker card of your choice from the discard pile."
+PARAMS = {}
+DECLARABLE = True
+FOUR = 1
+
+
+def after_play(ctx, params):
+    return [Resurrect(ID)] if ctx.reading.rank_count(FOUR) >= 2 else []

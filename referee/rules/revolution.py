@@ -1,0 +1,22 @@
+"""革命 (revolution): 4+ cards in one play reverse the order; a second one restores it (革命返し)."""
+from ..effects import Revolution
+from ..shapes import SEQUENCES
+from .base import Param
+
+ID = "revolution"
+NAME_JA = "革命"
+SUMMARY = "A play of enough cards toggles the order of strength (jokers stay strongest) until another revolution."
+PARAMS = {"min_group": Param(4, "fewest cards for a revolution by a group", lo=2, hi=8),
+          "min_stairs": Param(4, "fewest cards for a revolution by a sequence (UECda: 5)", lo=3, hi=13)}
+DECLARABLE = True
+
+
+def needed(state, shape: str, params) -> int:
+    base = params["min_stairs"] if shape in SEQUENCES else params["min_group"]
+    return max(base, state.revolution_min)
+
+
+def after_play(ctx, params):
+    if ctx.special or ctx.reading.n < needed(ctx.state, ctx.reading.shape, params):
+        return []
+    return [Revolution(ID)]

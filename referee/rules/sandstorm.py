@@ -1,0 +1,22 @@
+"""砂嵐 (sandstorm, nanko): exactly three 3s, no jokers, may be played on any field and flush it."""
+from ..effects import Cut
+
+ID = "sandstorm"
+NAME_JA = "砂嵐 (3枚返し)"
+SUMMARY = "Exactly three 3s without jokers can be played on any field; the field flushes and the player leads."
+PARAMS = {}
+DECLARABLE = True
+THREE = 0
+
+
+def is_sandstorm(reading) -> bool:
+    return (reading.n == 3 and not reading.has_joker and reading.shape == "group"
+            and reading.rank_count(THREE) == 3)
+
+
+def special_play(ctx, params):
+    return ctx.reading if ctx.field is not None and is_sandstorm(ctx.reading) else None
+
+
+def after_play(ctx, params):
+    return [Cut(ID)] if is_sandstorm(ctx.reading) else []

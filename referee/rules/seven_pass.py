@@ -1,0 +1,14 @@
+"""7渡し (seven pass): N sevens let the player give N cards of its choice to the next player."""
+from ..effects import SevenPass
+
+ID = "seven_pass"
+NAME_JA = "7渡し"
+SUMMARY = "A play with N sevens: give N cards of your choice to the next player (fewer only if you run out)."
+PARAMS = {}
+DECLARABLE = True
+SEVEN = 4
+
+
+def after_play(ctx, params):
+    n = ctx.reading.rank_count(SEVEN)
+    return [SevenPass(ID, n)] if n else []

@@ -1,0 +1,13 @@
+"""6切り (six cut, nanko): a play containing a 6 in reversed order flushes the field."""
+from ..effects import Cut
+
+ID = "six_cut"
+NAME_JA = "6切り"
+SUMMARY = "In reversed order only (tested before the play's own effects), a play containing a 6 flushes the field."
+PARAMS = {}
+DECLARABLE = True
+SIX = 3
+
+
+def after_play(ctx, params):
+    return [Cut(ID)] if ctx.reversed and ctx.reading.has_rank(SIX) else []

@@ -1,0 +1,21 @@
+"""スペ3 (spade three): a single ♠3 beats a lone joker played as a joker, and the field flushes."""
+from ..cards import parse
+from ..effects import Cut
+
+ID = "spade3"
+NAME_JA = "スペ3"
+SUMMARY = "A single ♠3 beats a lone joker (played as a joker); the field flushes and the ♠3's player leads."
+PARAMS = {}
+DECLARABLE = True
+S3 = parse("S3")
+
+
+def special_play(ctx, params):
+    f = ctx.field
+    if f is not None and f.wild and f.n == 1 and ctx.reading.mask == 1 << S3:
+        return ctx.reading
+    return None
+
+
+def after_play(ctx, params):
+    return [Cut(ID)] if ctx.special == ID else []

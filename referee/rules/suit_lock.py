@@ -1,0 +1,30 @@
+"""縛り (suit lock): two consecutive plays with the same suit set lock the trick to that suit set."""
+from ..cards import suit_names
+from ..effects import Lock, Unlock
+from .base import Rejection
+
+ID = "suit_lock"
+NAME_JA = "縛り"
+SUMMARY = ("When a play shows exactly the suits of the play it beats, every play until the flush must show that "
+           "suit set (joker stand-ins count as the suit they stand for). A lone joker may be played and ends it.")
+PARAMS = {}
+DECLARABLE = True
+
+
+def legality(ctx, params):
+    st = ctx.state
+    if st.lock_kind != "exact" or ctx.reading.wild or ctx.special:
+        return None
+    if ctx.reading.suits != st.lock_suits:
+        return Rejection("locked", f"the suits are locked to {'+'.join(suit_names(st.lock_suits))} "
+                         f"(suit_lock): this play shows {'+'.join(suit_names(ctx.reading.suits)) or 'no suit'}", ID)
+    return None
+
+
+def after_play(ctx, params):
+    st, r, f = ctx.state, ctx.reading, ctx.field
+    if r.wild:
+        return [Unlock(ID)] if st.lock_kind else []
+    if f is None or f.wild or ctx.special or st.lock_kind == "exact" or not r.suits:
+        return []
+    return [Lock(ID, r.suits, True)] if r.suits == f.suits else []

@@ -1,0 +1,14 @@
+"""10捨て (ten discard): N tens let the player discard N cards of its choice."""
+from ..effects import TenDiscard
+
+ID = "ten_discard"
+NAME_JA = "10捨て"
+SUMMARY = "A play with N tens: discard N cards of your choice (fewer only if you run out)."
+PARAMS = {}
+DECLARABLE = True
+TEN = 7
+
+
+def after_play(ctx, params):
+    n = ctx.reading.rank_count(TEN)
+    return [TenDiscard(ID, n)] if n else []

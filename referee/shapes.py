@@ -1,0 +1,187 @@
+"""Shapes (RULES.md §2): every way a set of cards can be read as one play.
+
+A ``Reading`` is one interpretation of the physical cards: its shape, the
+effective (rank, suit) of every card (jokers standing in included) and the
+ranks used to compare it. A lone joker, or a set made only of jokers, is
+``wild``: stronger than any set of its size.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import permutations
+
+from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, card, cards_of, code, rank_of, suit_of
+
+SEQUENCES = ("stairs", "skip_stairs", "double_stairs", "emperor", "skip_emperor")
+SHAPE_PRIORITY = {"single": 0, "group": 1, "stairs": 2, "skip_stairs": 3,
+                  "double_stairs": 4, "emperor": 5, "skip_emperor": 6}
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    shape: str
+    mask: int                 # the physical cards
+    n: int
+    lo: int                   # weakest rank in normal order (13 for wild)
+    hi: int                   # strongest rank in normal order
+    suits: int                # 4-bit set of the suits shown (jokers: the suit they stand for)
+    eff: tuple                # (rank, suit) of every card as read; suit -1 = no suit left
+    jokers: tuple = ()        # ((joker card, rank, suit), ...) the stand-in readings
+    wild: bool = False
+
+    def rank_count(self, rank: int) -> int:
+        return sum(1 for r, _ in self.eff if r == rank)
+
+    def has_rank(self, rank: int) -> bool:
+        return any(r == rank for r, _ in self.eff)
+
+    @property
+    def has_joker(self) -> bool:
+        return bool(self.mask & JOKERS_MASK)
+
+    def as_map(self) -> dict:
+        """The stand-in readings as codes; a joker left without a suit reads as its rank alone."""
+        return {code(j): code(card(r, s)) if s >= 0 else RANKS[r] for j, r, s in self.jokers}
+
+
+def beats(new: Reading, old: Reading, reversed_order: bool, compare: str) -> bool:
+    """Is ``new`` (same shape and size as ``old``) stronger under the order in force?"""
+    if old.wild:
+        return False
+    if new.wild:
+        return True
+    if new.shape in SEQUENCES:
+        if compare == "above":
+            return new.hi < old.lo if reversed_order else new.lo > old.hi
+        return new.hi < old.hi if reversed_order else new.lo > old.lo
+    return new.lo < old.lo if reversed_order else new.lo > old.lo
+
+
+def strength_key(r: Reading, reversed_order: bool):
+    if r.wild:
+        return (1, 0)
+    return (0, -r.hi if reversed_order else r.lo)
+
+
+def readings(mask: int, shapes: frozenset, min_stairs: int = 3) -> list[Reading]:
+    """All readings of ``mask`` as one play, over the enabled sequence ``shapes``."""
+    n = mask.bit_count()
+    if n == 0:
+        return []
+    jokers = cards_of(mask & JOKERS_MASK)
+    normals = cards_of(mask & NORMAL_MASK)
+    if n == 1:
+        if jokers:
+            return [Reading("single", mask, 1, 13, 13, 0, (), (), True)]
+        c = normals[0]
+        return [Reading("single", mask, 1, rank_of(c), rank_of(c), 1 << suit_of(c), ((rank_of(c), suit_of(c)),))]
+    out: list[Reading] = []
+    _groups(mask, n, normals, jokers, out)
+    if n >= 3 and normals:
+        if "stairs" in shapes and n >= min_stairs:
+            _stairs(mask, n, normals, jokers, 1, "stairs", out)
+        if "skip_stairs" in shapes and n >= min_stairs:
+            _stairs(mask, n, normals, jokers, 2, "skip_stairs", out)
+        if "double_stairs" in shapes and n % 2 == 0 and n >= 6:
+            _double_stairs(mask, n, normals, jokers, out)
+        if n == 4:
+            if "emperor" in shapes:
+                _emperor(mask, normals, jokers, 1, "emperor", out)
+            if "skip_emperor" in shapes:
+                _emperor(mask, normals, jokers, 2, "skip_emperor", out)
+    return out
+
+
+def _make(shape, mask, n, eff, jokers_read):
+    ranks = [r for r, _ in eff]
+    suits = 0
+    for _, s in eff:
+        if s >= 0:
+            suits |= 1 << s
+    return Reading(shape, mask, n, min(ranks), max(ranks), suits, tuple(sorted(eff)), tuple(jokers_read))
+
+
+def _groups(mask, n, normals, jokers, out):
+    if not normals:
+        out.append(Reading("group", mask, n, 13, 13, 0, (), (), True))
+        return
+    r = rank_of(normals[0])
+    if any(rank_of(c) != r for c in normals):
+        return
+    used = {suit_of(c) for c in normals}
+    missing = [s for s in range(4) if s not in used]
+    base = [(r, suit_of(c)) for c in normals]
+    if not jokers:
+        out.append(_make("group", mask, n, base, ()))
+        return
+    slots = missing + [-1] * len(jokers)
+    seen = set()
+    for perm in permutations(slots, len(jokers)):
+        if -1 in perm and any(s >= 0 for s in missing if s not in perm):
+            continue  # a joker only goes suitless when every suit is already shown
+        key = perm
+        if key in seen:
+            continue
+        seen.add(key)
+        read = [(j, r, s) for j, s in zip(jokers, perm)]
+        out.append(_make("group", mask, n, base + [(r, s) for s in perm], read))
+
+
+def _stairs(mask, n, normals, jokers, step, shape, out):
+    s = suit_of(normals[0])
+    if any(suit_of(c) != s for c in normals):
+        return
+    ranks = sorted(rank_of(c) for c in normals)
+    if len(set(ranks)) != len(ranks):
+        return
+    span = (n - 1) * step
+    for lo in range(0, 13 - span):
+        positions = list(range(lo, lo + span + 1, step))
+        if not set(ranks) <= set(positions):
+            continue
+        free = [p for p in positions if p not in ranks]
+        for perm in permutations(free):
+            read = [(j, p, s) for j, p in zip(jokers, perm)]
+            out.append(_make(shape, mask, n, [(p, s) for p in positions], read))
+
+
+def _double_stairs(mask, n, normals, jokers, out):
+    length = n // 2
+    cells = {(rank_of(c), suit_of(c)) for c in normals}
+    suits_used = {s for _, s in cells}
+    if len(suits_used) > 2:
+        return
+    pairs = [(a, b) for a in range(4) for b in range(a + 1, 4) if suits_used <= {a, b}]
+    seen = set()
+    for a, b in pairs:
+        for lo in range(0, 13 - length + 1):
+            slots = [(r, s) for r in range(lo, lo + length) for s in (a, b)]
+            if not cells <= set(slots):
+                continue
+            free = [x for x in slots if x not in cells]
+            if len(free) != len(jokers):
+                continue
+            for perm in permutations(free):
+                key = (a, b, lo, perm)
+                if key in seen:
+                    continue
+                seen.add(key)
+                read = [(j, r, s) for j, (r, s) in zip(jokers, perm)]
+                out.append(_make("double_stairs", mask, n, slots, read))
+
+
+def _emperor(mask, normals, jokers, step, shape, out):
+    cells = [(rank_of(c), suit_of(c)) for c in normals]
+    ranks = [r for r, _ in cells]
+    suits = [s for _, s in cells]
+    if len(set(ranks)) != len(ranks) or len(set(suits)) != len(suits):
+        return
+    for lo in range(0, 13 - 3 * step):
+        positions = [lo + i * step for i in range(4)]
+        if not set(ranks) <= set(positions):
+            continue
+        free_r = [p for p in positions if p not in ranks]
+        free_s = [s for s in range(4) if s not in suits]
+        for perm in permutations(free_s):
+            read = [(j, r, s) for j, r, s in zip(jokers, free_r, perm)]
+            out.append(_make(shape, mask, 4, cells + [(r, s) for r, s in zip(free_r, perm)], read))

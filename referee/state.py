@@ -1,0 +1,119 @@
+"""The game state: plain immutable data. Every change makes a new State."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .cards import rank_of
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    seat: int
+    name: str
+    hand: int                     # bitmask of cards
+    place: int | None = None      # 1 = first to finish in this deal
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A decision a named seat must make before play goes on."""
+    seat: int
+    action: str                   # give, discard, take, request, cut_back
+    count: int
+    rule: str
+    to: int | None = None         # recipient of a give
+    rank: int | None = None       # a give restricted to this rank (exchange_request); 13 = joker
+    strongest: bool = False       # the cards must be the seat's strongest (exchange, Bloody Mary)
+    reversed: bool = False        # the order "strongest" is judged in
+    banned: tuple = ()            # ranks answered "not held" (exchange_request)
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    reading: object               # shapes.Reading
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class After:
+    """What a play still has to do once its pending decisions are resolved."""
+    seat: int                     # the player (after a cut back: the one who cut back)
+    cut: str | None = None        # the rule that cut, if any
+    skip: int = 0
+    went_out: tuple = ()          # ((seat, forbidden reason or None), ...) who emptied a hand with a play
+    window_done: bool = False     # the cut-back window after the cut has been offered
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    rules: object                 # ruleset.Ruleset
+    players: tuple
+    seq: int = 0
+    deal: int = 1
+    phase: str = "play"           # exchange, play, deal_over
+    turn: int | None = None
+    direction: int = 1
+    revolution: bool = False
+    jack_back: bool = False
+    field: Field | None = None
+    beneath: int = 0              # cards beaten earlier in this trick, still on the table
+    lock_suits: int = 0
+    lock_kind: str | None = None  # "exact" (suit_lock) or "partial" (partial_suit_lock)
+    rank_lock: bool = False
+    trick_plays: int = 0
+    trick_reversed: bool = False  # a nine reversed the direction during this trick
+    revolution_min: int = 0       # raised by great_revolution / nuclear_bomb
+    pending: tuple = ()
+    after: After | None = None
+    finish_order: tuple = ()
+    discard: int = 0
+    out_of_play: int = 0
+    first_play: bool = True       # the first play of the match has not happened yet
+    dealer: int = 0
+    seed: int | None = None
+    previous_places: tuple = ()   # places of the previous deal, by seat
+    exchange_counts: tuple = (2, 1)
+    days: int = 0
+    ended_by: str | None = None   # the rule that ended the deal early (gekokujo)
+
+    @property
+    def reversed(self) -> bool:
+        return self.revolution != self.jack_back
+
+    @property
+    def order(self) -> str:
+        return "reversed" if self.reversed else "normal"
+
+    def active(self, seat: int) -> bool:
+        p = self.players[seat]
+        return p.place is None
+
+    def active_seats(self) -> list[int]:
+        return [p.seat for p in self.players if p.place is None]
+
+    def next_active(self, seat: int, direction: int | None = None) -> int | None:
+        """The next active seat after ``seat`` in the direction of play (never ``seat`` itself)."""
+        d = self.direction if direction is None else direction
+        n = len(self.players)
+        s = seat
+        for _ in range(n - 1):
+            s = (s + d) % n
+            if self.players[s].place is None:
+                return s
+        return None
+
+    def with_player(self, seat: int, **changes) -> "State":
+        players = list(self.players)
+        players[seat] = replace(players[seat], **changes)
+        return replace(self, players=tuple(players))
+
+    def hand(self, seat: int) -> int:
+        return self.players[seat].hand
+
+
+def strength(c: int, reversed_order: bool) -> int:
+    """A card's strength for "the strongest cards": jokers highest."""
+    if c >= 52:
+        return 100
+    r = rank_of(c)
+    return 12 - r if reversed_order else r
