@@ -1,0 +1,100 @@
+"""The ``referee`` command. ``simulate`` runs on the engine alone; the service commands live in api.cli."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import random
+import sys
+
+from . import actors, apply, legal_moves, new_game, next_deal
+from .cards import codes
+from .presets import DEFAULT_PLAYERS, PRESETS
+
+SERVICE_COMMANDS = "api.cli"
+
+
+def describe_outcome(item: dict) -> str | None:
+    kind = item["kind"]
+    if kind == "flush":
+        return "the field is flushed"
+    if kind == "finish":
+        extra = f" — forbidden finish: {item['why']}" if item.get("why") else ""
+        return f"seat {item['seat']} finishes in place {item['place']}{extra}"
+    if kind in ("give", "discard", "take"):
+        who = item.get("from", item.get("seat"))
+        to = f" to seat {item['to']}" if kind == "give" else ""
+        return f"seat {who} {kind}s {' '.join(item['cards'])}{to} ({item['rule']})"
+    if kind == "skip":
+        return f"seats {', '.join(map(str, item['seats']))} are skipped"
+    if kind == "combo":
+        return f"the turn comes back to seat {item['seat']} (コンボ)"
+    if kind == "capital_fall":
+        return f"seat {item['seat']} falls to place {item['place']} (capital_fall)"
+    if kind == "gekokujo":
+        return f"gekokujo: the places become {item['places']}"
+    if kind == "request":
+        return f"seat {item['seat']} asks for {item['rank']}: {'held' if item['held'] else 'not held'}"
+    if kind == "cut_back":
+        return f"seat {item['seat']} cuts back with {' '.join(item['cards'])}"
+    if kind == "deal_over":
+        return "the deal is over"
+    if kind == "play_starts":
+        return f"play starts; seat {item['leader']} leads"
+    return None
+
+
+def simulate(preset: str, seed: int, players: int, deals: int, rules, out=sys.stdout) -> None:
+    names = [f"bot{i}" for i in range(players)]
+    st, _ = new_game(preset, rules, names, seed)
+    rng = random.Random(seed)
+    print(f"# {preset}, seed {seed}, {players} random bots", file=out)
+    for seat, p in enumerate(st.players):
+        print(f"seat {seat} ({p.name}) holds {' '.join(codes(p.hand))}", file=out)
+    while True:
+        acting = actors(st)
+        if not acting:
+            places = {p.seat: p.place for p in st.players}
+            print(f"deal {st.deal} over: places {places}", file=out)
+            if st.deal >= deals:
+                return
+            st, events = next_deal(st)
+            print(f"\n# deal {st.deal}", file=out)
+            for item in events[0]["outcome"]:
+                line = describe_outcome(item)
+                if line:
+                    print(f"    {line}", file=out)
+            continue
+        seat = rng.choice(acting)
+        move = rng.choice(legal_moves(st, seat))
+        verdict, st, events = apply(st, move)
+        order = f"[{st.order}{', dir ' + ('+1' if st.direction == 1 else '-1')}]"
+        print(f"{events[0]['seq']:4d} seat {seat}: {verdict.message} {order}", file=out)
+        for item in events[0]["outcome"]:
+            line = describe_outcome(item)
+            if line:
+                print(f"       {line}", file=out)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="referee", description="Daifugō referee")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sim = sub.add_parser("simulate", help="play random bots against each other and print the refereed log")
+    sim.add_argument("--preset", choices=sorted(PRESETS), default="uecda")
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--players", type=int)
+    sim.add_argument("--deals", type=int, default=1)
+    sim.add_argument("--rules", type=json.loads, default=None, help='overrides as JSON, e.g. \'{"jack_back": true}\'')
+    try:
+        importlib.import_module(SERVICE_COMMANDS).register(sub)
+    except ImportError:
+        pass  # the engine alone installed: only simulate
+    args = parser.parse_args(argv)
+    if args.command == "simulate":
+        simulate(args.preset, args.seed, args.players or DEFAULT_PLAYERS[args.preset], args.deals, args.rules)
+        return 0
+    return args.func(args) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
