@@ -74,10 +74,10 @@ def cmd_demo(args) -> int:
     sup = None
     base = args.url
     if base is None:
-        sup = Supervisor()
+        sup = Supervisor(children_stdout=sys.stderr)
         sup.start_storage()
         port = _free_port()
-        sup.start_gunicorn("127.0.0.1", port, workers=1)
+        sup.start_gunicorn("127.0.0.1", port, workers=1, access_log=False)
         sup.start_worker()
         base = f"http://127.0.0.1:{port}"
         signal.signal(signal.SIGTERM, lambda *a: sys.exit(1))

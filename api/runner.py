@@ -15,9 +15,17 @@ from .redis_conn import embedded_url, start_embedded, stop_embedded
 from .settings import Settings
 
 
+def _no_control_socket() -> list[str]:
+    """Newer gunicorns open a control socket at a fixed path; two services on one host would clash."""
+    from gunicorn.config import KNOWN_SETTINGS
+
+    return ["--no-control-socket"] if any(s.name == "control_socket_disable" for s in KNOWN_SETTINGS) else []
+
+
 class Supervisor:
-    def __init__(self, settings: Settings | None = None):
+    def __init__(self, settings: Settings | None = None, children_stdout=None):
         self.settings = settings or Settings.from_env()
+        self.children_stdout = children_stdout  # demo sends the children's chatter to stderr
         self.embedded = None
         self.children: list[subprocess.Popen] = []
         self.env = dict(os.environ)
@@ -33,15 +41,17 @@ class Supervisor:
         return url
 
     def spawn(self, args: list[str]) -> subprocess.Popen:
-        proc = subprocess.Popen([sys.executable, *args], env=self.env)
+        proc = subprocess.Popen([sys.executable, *args], env=self.env, stdout=self.children_stdout)
         self.children.append(proc)
         return proc
 
-    def start_gunicorn(self, host: str, port: int, workers: int = 2, threads: int = 8) -> subprocess.Popen:
+    def start_gunicorn(self, host: str, port: int, workers: int = 2, threads: int = 8,
+                       access_log: bool = True) -> subprocess.Popen:
         # gthread: a Server-Sent Events stream holds one thread, not a whole worker
         return self.spawn(["-m", "gunicorn", "--bind", f"{host}:{port}", "--workers", str(workers),
                            "--worker-class", "gthread", "--threads", str(threads), "--graceful-timeout", "5",
-                           "--access-logfile", "-", "api.app:create_app()"])
+                           *(["--access-logfile", "-"] if access_log else []), *_no_control_socket(),
+                           "api.app:create_app()"])
 
     def start_worker(self) -> subprocess.Popen:
         return self.spawn(["-m", "api.cli", "worker"])

