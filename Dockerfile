@@ -1,0 +1,24 @@
+# The referee service. Storage is the Redis at REDIS_URL (required here: a container's
+# embedded store would vanish with the container unless REFEREE_DATA_DIR is a volume).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    REFEREE_OPENAPI=/app/openapi.yaml \
+    REFEREE_DATA_DIR=/data
+
+WORKDIR /app
+COPY pyproject.toml README.md* openapi.yaml ./
+COPY referee ./referee
+COPY api ./api
+COPY workers ./workers
+RUN pip install --no-cache-dir . \
+    && useradd --create-home --uid 10001 referee \
+    && mkdir -p /data && chown referee /data
+USER referee
+
+EXPOSE 8000
+# gthread workers: a Server-Sent Events stream holds a thread, not a whole process.
+# Run bots with the same image: `docker run … python -m api.cli worker`.
+CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "2", "--worker-class", "gthread", "--threads", "8", \
+     "--access-logfile", "-", "api.app:create_app()"]
