@@ -125,7 +125,7 @@ def _wait_healthy(base: str, timeout: float = 30.0) -> None:
         try:
             if requests.get(f"{base}/healthz", timeout=2).status_code == 200:
                 return
-        except requests.ConnectionError:
+        except requests.RequestException:
             pass
         if time.monotonic() > deadline:
             raise SystemExit(f"the service at {base} did not become healthy")

@@ -58,7 +58,7 @@ def wait_healthy(base: str) -> None:
         try:
             if requests.get(f"{base}/healthz", timeout=1).status_code == 200:
                 return
-        except requests.ConnectionError:
+        except requests.RequestException:
             time.sleep(0.2)
     raise SystemExit("the service did not start")
 

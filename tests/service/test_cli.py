@@ -31,9 +31,9 @@ def _serve(env, *args):
     deadline = time.monotonic() + 30
     while True:
         try:
-            if requests.get(f"{base}/healthz", timeout=1).status_code == 200:
+            if requests.get(f"{base}/healthz", timeout=5).status_code == 200:
                 return proc, base
-        except requests.ConnectionError:
+        except requests.RequestException:
             pass
         assert proc.poll() is None, "serve exited early"
         assert time.monotonic() < deadline, "serve did not become healthy"
