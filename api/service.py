@@ -5,6 +5,7 @@ through the store's conditional append, so no game state lives in the process.
 """
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 
@@ -16,6 +17,7 @@ from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized
 from .store import GameRecord, GameStore
 from .tokens import digest, matches, new_token
 
+log = logging.getLogger(__name__)
 TABLE = "table"  # viewer marker for the table token (engine viewer None)
 MAX_RETRIES = 20
 
@@ -177,11 +179,21 @@ class GameService:
 
 
 def judge_detached(preset: str, rules, state_json: dict, move: dict) -> dict:
-    """Stateless judging of a client-held table state; nothing is stored."""
-    engine_call(engine.build_ruleset, preset, rules)
-    state = engine_call(engine.state_from_json, state_json)
-    verdict, new_state, _ = engine_call(engine.apply, state, move)
-    return {"verdict": verdict.to_json(), "state": engine.state_to_json(new_state)}
+    """Stateless judging of a client-held table state; nothing is stored.
+
+    The request's preset and overrides say which rules decide the dispute: they
+    replace the ruleset the state JSON carries (its "preset" and "rules" keys).
+    """
+    ruleset = engine_call(engine.build_ruleset, preset, rules)
+    try:
+        state = engine_call(engine.state_from_json, {**state_json, **ruleset.to_json()})
+        verdict, new_state, _ = engine_call(engine.apply, state, move)
+        return {"verdict": verdict.to_json(), "state": engine.state_to_json(new_state)}
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+        # a client-held state can be inconsistent in ways state_from_json does not check
+        log.warning("inconsistent client state: %r", exc)
+        raise ApiError(f"the state is not one the referee could have produced ({type(exc).__name__}: {exc})",
+                       code="bad_state") from None
 
 
 def _valid_id(gid: str) -> bool:

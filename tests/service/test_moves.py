@@ -117,6 +117,11 @@ def test_detached_judge_matches_the_stored_game(client):
     assert client.post("/v1/judge", {"preset": "uecda", "state": state}).status_code == 400
     bad = client.post("/v1/judge", {"preset": "no-such", "state": state, "move": moves[0]})
     assert bad.status_code == 400 and bad.json["error"]["code"] == "bad_rules"
+    # inconsistent states the engine's parser lets through are still a 400, never a 500
+    for key, value in (("place", "x"), ("place", 9), ("seat", 7)):
+        broken = dict(state, players=[dict(state["players"][0], **{key: value}), *state["players"][1:]])
+        bad = client.post("/v1/judge", {"preset": "uecda", "state": broken, "move": moves[0]})
+        assert bad.status_code == 400 and bad.json["error"]["code"] == "bad_state", (key, value, bad.json)
 
 
 def test_racing_proposals_apply_once(app):

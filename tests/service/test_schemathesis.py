@@ -3,6 +3,8 @@
 Bounded and derandomized for CI: no 5xx, and every response conforms to the spec.
 (Driven through Hypothesis directly: schemathesis' pytest plugin does not load under pytest 9.)
 """
+import os
+
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
@@ -24,7 +26,7 @@ OPERATIONS = [(m.upper(), p) for p, item in SPEC["paths"].items() for m in item
               if m != "parameters" and p != "/openapi.yaml"]  # schemathesis skips the spec's own URL
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
-EXAMPLES = 20
+EXAMPLES = int(os.environ.get("REFEREE_FUZZ_EXAMPLES", "20"))
 
 
 @pytest.fixture(scope="module")
