@@ -1,0 +1,171 @@
+"""Cuts (RULES.md §5): eight_cut, six_cut, sandstorm, spade3, cut_back."""
+from .helpers import bad, game, hand, js, move, ok, only, passes, pending, play, refuse
+
+# --- eight cut --------------------------------------------------------------------------------------------------
+
+EIGHT = only("uecda", "eight_cut")
+
+
+def test_an_eight_flushes_the_field_and_its_player_leads():
+    st = game("uecda", [["S8", "S4"], ["HT", "HA"], ["DT"]], EIGHT)
+    v, st = play(st, 0, "S8")
+    assert "eight_cut" in v.effects
+    assert js(st)["field"] is None and js(st)["turn"] == 0 and "S8" in js(st)["discard_pile"]
+
+
+def test_no_eight_no_cut():
+    st = game("uecda", [["S9", "S4"], ["HT", "HA"], ["DT"]], EIGHT)
+    _, st = play(st, 0, "S9")
+    assert js(st)["field"] is not None and js(st)["turn"] == 1
+
+
+def test_stairs_through_an_eight_cut_in_uecda():
+    rules = only("uecda", "eight_cut", stairs={"compare": "above"})
+    st = game("uecda", [["S7", "S8", "S9", "S4"], ["HT", "HA"]], rules)
+    v, st = play(st, 0, "S7", "S8", "S9")
+    assert "eight_cut" in v.effects and js(st)["turn"] == 0
+
+
+def test_nanko_eight_cut_only_in_normal_order():
+    rules = only("nanko", "revolution", eight_cut={"normal_only": True})
+    st = game("nanko", [["S9", "H9", "D9", "C9", "S8", "S4"], ["H7", "HA"], ["DT"]], rules)
+    _, st = play(st, 0, "S9", "H9", "D9", "C9")
+    st = passes(st, 1, 2)
+    v, st = play(st, 0, "S8")
+    assert "eight_cut" not in v.effects and js(st)["turn"] == 1
+    play(st, 1, "H7")
+
+
+def test_a_joker_standing_in_for_an_eight_cuts():
+    rules = only("uecda", "eight_cut", stairs={"compare": "shift"})
+    st = game("uecda", [["S7", "S9", "JK1", "S4"], ["HT", "HA"]], rules)
+    v, st = play(st, 0, "S7", "JK1", "S9")
+    assert v.reading == {"JK1": "S8"} and "eight_cut" in v.effects and js(st)["turn"] == 0
+
+
+# --- six cut ----------------------------------------------------------------------------------------------------
+
+SIX = only("nanko", "six_cut", "revolution")
+
+
+def test_a_six_in_reversed_order_cuts():
+    st = game("nanko", [["S9", "H9", "D9", "C9", "S6", "S4"], ["H5", "HA"], ["DT"]], SIX)
+    _, st = play(st, 0, "S9", "H9", "D9", "C9")
+    st = passes(st, 1, 2)
+    v, st = play(st, 0, "S6")
+    assert "six_cut" in v.effects and js(st)["field"] is None and js(st)["turn"] == 0
+
+
+def test_a_six_in_normal_order_does_not_cut():
+    st = game("nanko", [["S6", "S4"], ["H7", "HA"], ["DT"]], SIX)
+    v, st = play(st, 0, "S6")
+    assert v.effects == () and js(st)["turn"] == 1
+
+
+# --- sandstorm --------------------------------------------------------------------------------------------------
+
+SAND = only("nanko", "sandstorm")
+
+
+def test_three_threes_play_on_any_field_and_cut():
+    st = game("nanko", [["S2", "H2", "S4"], ["S3", "H3", "D3", "HA"], ["DT"]], SAND)
+    _, st = play(st, 0, "S2", "H2")
+    v, st = play(st, 1, "S3", "H3", "D3")
+    assert "sandstorm" in v.effects
+    assert js(st)["field"] is None and js(st)["turn"] == 1 and {"S2", "H2", "S3"} <= set(js(st)["discard_pile"])
+
+
+def test_sandstorm_beats_a_lone_joker():
+    st = game("nanko", [["JK1", "S4"], ["S3", "H3", "D3", "HA"], ["DT"]], SAND)
+    _, st = play(st, 0, "JK1")
+    v, st = play(st, 1, "S3", "H3", "D3")
+    assert "sandstorm" in v.effects and js(st)["turn"] == 1
+
+
+def test_three_threes_with_a_joker_are_no_sandstorm():
+    st = game("nanko", [["S2", "S4"], ["S3", "H3", "JK1", "HA"], ["DT"]], SAND)
+    _, st = play(st, 0, "S2")
+    refuse(st, 1, ["S3", "H3", "JK1"], "shape_mismatch")
+
+
+def test_four_threes_are_no_sandstorm():
+    st = game("nanko", [["S2", "S4"], ["S3", "H3", "D3", "C3", "HA"], ["DT"]], SAND)
+    _, st = play(st, 0, "S2")
+    refuse(st, 1, ["S3", "H3", "D3", "C3"], "shape_mismatch")
+
+
+def test_sandstorm_off_three_threes_are_an_ordinary_triple():
+    st = game("nanko", [["S2", "S4"], ["S3", "H3", "D3", "HA"], ["DT"]], only("nanko"))
+    _, st = play(st, 0, "S2")
+    refuse(st, 1, ["S3", "H3", "D3"], "shape_mismatch")
+
+
+# --- spade three ------------------------------------------------------------------------------------------------
+
+S3 = only("uecda", "spade3")
+
+
+def test_spade_three_beats_a_lone_joker_and_cuts():
+    st = game("uecda", [["JK1", "S4"], ["S3", "HA"], ["DT"]], S3)
+    _, st = play(st, 0, "JK1")
+    v, st = play(st, 1, "S3")
+    assert "spade3" in v.effects
+    assert js(st)["field"] is None and js(st)["turn"] == 1 and {"JK1", "S3"} <= set(js(st)["discard_pile"])
+
+
+def test_another_three_does_not_beat_the_joker():
+    st = game("uecda", [["JK1", "S4"], ["H3", "HA"], ["DT"]], S3)
+    _, st = play(st, 0, "JK1")
+    refuse(st, 1, ["H3"], "too_weak")
+
+
+def test_spade_three_does_not_beat_a_two():
+    st = game("uecda", [["S2", "S4"], ["S3", "HA"], ["DT"]], S3)
+    _, st = play(st, 0, "S2")
+    refuse(st, 1, ["S3"], "too_weak")
+
+
+def test_spade_three_off_does_not_beat_the_joker():
+    st = game("uecda", [["JK1", "S4"], ["S3", "HA"], ["DT"]], only("uecda"))
+    _, st = play(st, 0, "JK1")
+    refuse(st, 1, ["S3"], "too_weak")
+
+
+def test_spade_three_on_a_joker_standing_in_is_no_special():
+    st = game("uecda", [["S5", "JK1", "S4"], ["S3", "H3", "HA"], ["DT"]], S3)
+    _, st = play(st, 0, "S5", "JK1")
+    refuse(st, 1, ["S3"], "shape_mismatch")
+
+
+# --- cut back ---------------------------------------------------------------------------------------------------
+
+CB = only("nanko", "cut_back", eight_cut={"normal_only": True})
+
+
+def test_after_an_eight_a_joker_holder_may_cut_back_and_lead():
+    st = game("nanko", [["S8", "S4"], ["HT", "HA"], ["JK1", "DT", "D5"]], CB)
+    _, st = play(st, 0, "S8")
+    assert pending(st) == [(2, "cut_back", 1, "cut_back")]
+    bad(st, move(0, "play", ["S4"]), "pending_decision")
+    bad(st, move(2, "cut_back", ["DT"]), "wrong_count")
+    v, st = ok(st, move(2, "cut_back", ["JK1"]))
+    assert js(st)["field"] is None and js(st)["turn"] == 2 and "JK1" in js(st)["discard_pile"]
+
+
+def test_a_declined_cut_back_leaves_the_cutter_leading():
+    st = game("nanko", [["S8", "S4"], ["HT", "HA"], ["JK1", "DT", "D5"]], CB)
+    _, st = play(st, 0, "S8")
+    st = ok(st, move(2, "pass"))[1]
+    assert js(st)["pending"] == [] and js(st)["turn"] == 0 and js(st)["field"] is None
+
+
+def test_no_window_without_enough_jokers():
+    st = game("nanko", [["S8", "H8", "S4"], ["HT", "HA"], ["JK1", "DT", "D5"]], CB)
+    _, st = play(st, 0, "S8", "H8")            # two cards: one joker is not enough
+    assert js(st)["pending"] == [] and js(st)["turn"] == 0
+
+
+def test_no_window_without_a_cut():
+    st = game("nanko", [["S9", "S4"], ["HT", "HA"], ["JK1", "DT", "D5"]], CB)
+    _, st = play(st, 0, "S9")
+    assert js(st)["pending"] == [] and js(st)["turn"] == 1
