@@ -25,65 +25,85 @@ def _subsets(bits: list[int], lo: int):
             yield sum(1 << c for c in combo)
 
 
-def _candidates(hand: int, rules) -> set[int]:
-    """Card sets that may form one play (the judge decides)."""
-    jokers = cards_of(hand & JOKERS_MASK)
-    joker_sets = [0] + [1 << j for j in jokers] + ([hand & JOKERS_MASK] if len(jokers) == 2 else [])
-    out = {1 << c for c in cards_of(hand)}
-    for r in range(13):
-        same = cards_of(hand & rank_mask(r))
-        for sub in _subsets(same, 1):
-            for js in joker_sets:
-                if (sub | js).bit_count() >= 2:
-                    out.add(sub | js)
-    if len(jokers) == 2:
-        out.add(hand & JOKERS_MASK)
-    seq_specs = []
-    if "stairs" in rules.shapes:
-        seq_specs.append((1, "one"))
-    if "skip_stairs" in rules.shapes:
-        seq_specs.append((2, "one"))
-    for step, _ in seq_specs:
+def _sequence_slots():
+    """Every sequence's cards, precomputed: {shape: [[slot cards, ...] by start and length]}."""
+    table = {"stairs": [], "skip_stairs": [], "double_stairs": [], "emperor": [], "skip_emperor": []}
+    for shape, step in (("stairs", 1), ("skip_stairs", 2)):
         for s in range(4):
             for lo in range(13):
-                for length in range(3, 14):
-                    top = lo + (length - 1) * step
-                    if top > 12:
-                        break
-                    slots = [card(lo + i * step, s) for i in range(length)]
-                    _fill(slots, hand, jokers, out)
-    if "double_stairs" in rules.shapes:
-        for a in range(4):
-            for b in range(a + 1, 4):
-                for lo in range(13):
-                    for length in range(3, 14):
-                        if lo + length - 1 > 12:
-                            break
-                        slots = [card(lo + i, x) for i in range(length) for x in (a, b)]
-                        _fill(slots, hand, jokers, out)
-    for step, shape in ((1, "emperor"), (2, "skip_emperor")):
-        if shape not in rules.shapes:
-            continue
+                runs = [[card(lo + i * step, s) for i in range(length)]
+                        for length in range(3, 14) if lo + (length - 1) * step <= 12]
+                if runs:
+                    table[shape].append(runs)
+    for a in range(4):
+        for b in range(a + 1, 4):
+            for lo in range(11):
+                table["double_stairs"].append([[card(lo + i, x) for i in range(length) for x in (a, b)]
+                                               for length in range(3, 14 - lo)])
+    for shape, step in (("emperor", 1), ("skip_emperor", 2)):
         for lo in range(13 - 3 * step):
             for suits in permutations(range(4)):
-                slots = [card(lo + i * step, suits[i]) for i in range(4)]
-                _fill(slots, hand, jokers, out)
+                table[shape].append([[card(lo + i * step, suits[i]) for i in range(4)]])
+    return {k: [[(sum(1 << c for c in run), run) for run in runs] for runs in v] for k, v in table.items()}
+
+
+SEQUENCE_SLOTS = _sequence_slots()
+
+
+def _sizes(st):
+    """The play sizes worth generating: the field's, and those of special plays on it."""
+    if st.field is None:
+        return None
+    n = st.field.reading.n
+    sizes = {n}
+    if st.rules.on("sandstorm"):
+        sizes.add(3)
+    if st.rules.on("attach_revolution") and n <= 3:
+        sizes.add(4 - n)
+    return sizes
+
+
+def _candidates(hand: int, rules, sizes=None) -> set[int]:
+    """Card sets that may form one play (the judge decides); only of ``sizes`` when given."""
+    jokers = cards_of(hand & JOKERS_MASK)
+    nj = len(jokers)
+    joker_sets = [0] + [1 << j for j in jokers] + ([hand & JOKERS_MASK] if nj == 2 else [])
+    out = {1 << c for c in cards_of(hand)} if sizes is None or 1 in sizes else set()
+    for r in range(13):
+        same = hand & rank_mask(r)
+        if not same:
+            continue
+        for sub in _subsets(cards_of(same), 1):
+            for js in joker_sets:
+                m = sub | js
+                k = m.bit_count()
+                if k >= 2 and (sizes is None or k in sizes):
+                    out.add(m)
+    if nj == 2 and (sizes is None or 2 in sizes):
+        out.add(hand & JOKERS_MASK)
+    for shape in rules.shapes:
+        for runs in SEQUENCE_SLOTS[shape]:
+            for mask, slots in runs:
+                missing = (mask & ~hand).bit_count()
+                if missing > nj:
+                    break  # longer runs from this start miss at least as many
+                if sizes is None or len(slots) in sizes:
+                    _fill(slots, mask, hand, jokers, missing, out)
     return out
 
 
-def _fill(slots, hand, jokers, out):
-    missing = [c for c in slots if not hand >> c & 1]
-    if len(missing) > len(jokers):
+def _fill(slots, mask, hand, jokers, missing, out):
+    base = mask & hand
+    if not jokers:
+        out.add(base)
         return
     held = [c for c in slots if hand >> c & 1]
-    base = sum(1 << c for c in held)
     # any held slot may also be left in hand and filled by a joker instead
-    for k in range(len(missing), len(jokers) + 1):
-        swap = k - len(missing)
-        for kept_out in combinations(held, swap):
-            mask = base & ~sum(1 << c for c in kept_out)
+    for k in range(missing, len(jokers) + 1):
+        for kept_out in combinations(held, k - missing):
+            m = base & ~sum(1 << c for c in kept_out)
             for js in combinations(jokers, k):
-                out.add(mask | sum(1 << j for j in js))
+                out.add(m | sum(1 << j for j in js))
 
 
 def _outcome_readings(mask, rules):
@@ -102,7 +122,7 @@ def _outcome_readings(mask, rules):
 def _play_moves(st, seat):
     rules = st.rules
     moves, seen = [], set()
-    for mask in _candidates(st.hand(seat), rules):
+    for mask in _candidates(st.hand(seat), rules, _sizes(st)):
         for reading in _outcome_readings(mask, rules):
             as_map = reading.as_map()
             variants = []
