@@ -10,7 +10,7 @@ from itertools import combinations, permutations
 
 from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, card, cards_of, codes, rank_mask
 from .decisions import _allowed, is_strongest, window
-from .moves import parse_move
+from .moves import Move
 from .play import judge_play
 from .rules import DECLARABLE
 from .rules.base import Rejection
@@ -135,16 +135,12 @@ def _play_moves(st, seat):
                 if rules.on("jack_back") and rules.params("jack_back")["optional"] and reading.has_rank(8):
                     variants.append(((), ("jack_back",)))
             for declare, decline in variants:
-                move = {"seat": seat, "action": "play", "cards": codes(mask)}
-                if as_map:
-                    move["as"] = as_map
-                if declare:
-                    move["declare"] = list(declare)
-                if decline:
-                    move["decline"] = list(decline)
-                plan = judge_play(st, parse_move(move))
+                move = Move(seat, "play", mask, tuple(sorted(reading.jokers)), frozenset(declare),
+                            frozenset(decline))
+                plan = judge_play(st, move)
                 if isinstance(plan, Rejection) or plan.ctx.reading.shape != reading.shape:
                     continue
+                move = move.to_json()
                 if rules.declarations:
                     fired = sorted({e.rule for e in plan.effects} & DECLARABLE)
                     if "revolution" in fired and st.revolution:

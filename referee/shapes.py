@@ -8,6 +8,7 @@ ranks used to compare it. A lone joker, or a set made only of jokers, is
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import permutations
 
 from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, card, cards_of, code, rank_of, suit_of
@@ -63,8 +64,13 @@ def strength_key(r: Reading, reversed_order: bool):
     return (0, -r.hi if reversed_order else r.lo)
 
 
-def readings(mask: int, shapes: frozenset, min_stairs: int = 3) -> list[Reading]:
-    """All readings of ``mask`` as one play, over the enabled sequence ``shapes``."""
+@lru_cache(maxsize=1 << 16)
+def readings(mask: int, shapes: frozenset, min_stairs: int = 3) -> tuple:
+    """All readings of ``mask`` as one play, over the enabled sequence ``shapes`` (cached: they never change)."""
+    return tuple(_readings(mask, shapes, min_stairs))
+
+
+def _readings(mask: int, shapes: frozenset, min_stairs: int) -> list[Reading]:
     n = mask.bit_count()
     if n == 0:
         return []
