@@ -11,7 +11,7 @@ from . import actors, apply, legal_moves, new_game, next_deal
 from .cards import codes
 from .presets import DEFAULT_PLAYERS, PRESETS
 
-SERVICE_COMMANDS = "api.cli"
+SERVICE_COMMANDS = ("api.cli", "workers.cli")  # serve, worker, demo; tournament
 
 
 def describe_outcome(item: dict) -> str | None:
@@ -85,10 +85,12 @@ def main(argv=None) -> int:
     sim.add_argument("--players", type=int)
     sim.add_argument("--deals", type=int, default=1)
     sim.add_argument("--rules", type=json.loads, default=None, help='overrides as JSON, e.g. \'{"jack_back": true}\'')
-    try:
-        importlib.import_module(SERVICE_COMMANDS).register(sub)
-    except ImportError:
-        pass  # the engine alone installed: only simulate
+    for name in SERVICE_COMMANDS:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue  # the service's dependencies are not installed: the engine's commands only
+        module.register(sub)
     args = parser.parse_args(argv)
     if args.command == "simulate":
         simulate(args.preset, args.seed, args.players or DEFAULT_PLAYERS[args.preset], args.deals, args.rules)
