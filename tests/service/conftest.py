@@ -51,13 +51,20 @@ def settings(redis_url):
 
 def _cleanup(url: str, s: Settings) -> None:
     conn = connect(url)
-    for pattern in (f"{s.key_prefix}:*", f"rq:*{s.queue_name}*"):
-        for key in conn.scan_iter(pattern, count=1000):
+    games = set()
+    for key in conn.scan_iter(f"{s.key_prefix}:*", count=1000):
+        games.add(key.split("{", 1)[1].split("}", 1)[0])
+        conn.delete(key)
+    for key in conn.scan_iter(f"rq:*{s.queue_name}*", count=1000):
+        conn.delete(key)
+    # RQ keys its job hashes and results by job id (bot-<game>-<seq>), not by queue
+    for key in conn.scan_iter("rq:*bot-*", count=1000):
+        if key.rsplit("bot-", 1)[1].rsplit("-", 1)[0] in games:
             conn.delete(key)
-    # RQ's job hashes are keyed by job id (bot-<game>-<seq>), not by queue
-    for key in conn.scan_iter("rq:job:bot-*", count=1000):
-        if conn.hget(key, "origin") == s.queue_name:
+    for key in conn.scan_iter("rq:worker:*", count=1000):
+        if conn.type(key) == "hash" and conn.hget(key, "queues") == s.queue_name:
             conn.delete(key)
+    conn.srem("rq:queues", f"rq:queue:{s.queue_name}")
 
 
 @pytest.fixture(scope="session")
