@@ -12,7 +12,9 @@ def service() -> GameService:
     return current_app.extensions["referee.service"]
 
 
-def body(schema: Schema) -> dict:
+def body(schema: Schema, optional: bool = False) -> dict:
+    if optional and not request.get_data():
+        return schema.load({})
     data = request.get_json(silent=True)
     if data is None:
         raise ApiError("the request body must be a JSON object (Content-Type: application/json)",

@@ -1,8 +1,7 @@
 from flask import Blueprint
 
-from ..http import bearer, body, respond, service
-from ..schemas import CreatedGameSchema, CreateGameSchema, DealSchema, SeatQuery, StateSchema, LegalMovesSchema
-from ..http import query
+from ..http import bearer, body, query, respond, service
+from ..schemas import CreatedGameSchema, CreateGameSchema, DealSchema, LegalMovesSchema, SeatQuery, StateSchema
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
 
@@ -28,7 +27,7 @@ def get_game(game_id):
 def next_deal(game_id):
     svc = service()
     viewer = svc.viewer(svc.load(game_id), bearer())
-    data = body(DealSchema())
+    data = body(DealSchema(), optional=True)
     return respond(StateSchema(), svc.next_deal(game_id, viewer, hands=data.get("hands")), 201)
 
 

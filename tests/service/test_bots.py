@@ -27,7 +27,7 @@ def test_next_deal_and_bots_go_on(client, run_bots):
     assert r.status_code == 409 and r.json["error"]["code"] == "deal_not_over"
     run_bots()
     assert client.post(f"/v1/games/{gid}/deals", {"hands": [["S3"]]}, g["seat_tokens"][0]).status_code == 403
-    r = client.post(f"/v1/games/{gid}/deals", {}, t)
+    r = client.post(f"/v1/games/{gid}/deals", None, t)  # the body is optional
     assert r.status_code == 201, r.json
     seq = r.json["seq"]
     run_bots()
