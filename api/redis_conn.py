@@ -35,7 +35,12 @@ def embedded_url(server) -> str:
 
 
 def stop_embedded(server) -> None:
-    """Shut the embedded server down even if other clients still hold connections."""
+    """Shut the embedded server down if this process started it (not if it joined one).
+
+    Shut down even while other clients still hold connections: they are our children.
+    """
+    if not server.running:
+        return  # joined the server of a running `serve`: leave it to that process
     try:
         server.shutdown(save=True)
     except redis.exceptions.ConnectionError:

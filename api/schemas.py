@@ -75,6 +75,11 @@ class SeatQuery(Schema):
 
 
 # --- responses --------------------------------------------------------------
+class CatalogSchema(Schema):
+    presets = fields.Dict(required=True)
+    rules = fields.List(fields.Dict(), required=True)
+
+
 class HealthSchema(Schema):
     status = fields.String(required=True)
     storage = fields.String(required=True)

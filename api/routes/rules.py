@@ -2,9 +2,12 @@ from flask import Blueprint
 
 import referee as engine
 
+from ..http import respond
+from ..schemas import CatalogSchema
+
 bp = Blueprint("rules", __name__)
 
 
 @bp.get("/v1/rules")
 def rules():
-    return engine.catalog()
+    return respond(CatalogSchema(), engine.catalog())
