@@ -40,7 +40,13 @@ def play(service: GameService, game_id: str, seq: int) -> dict:
         if not legal:
             return {"status": "no_legal_move", "seq": seq, "seat": seat}
         rng = random.Random(f"{game_id}:{seq}:{seat}")
-        move = bots.get(rec.bots[seat])(view, legal, rng)
+        bot = bots.get(rec.bots[seat])
+        if getattr(bots, "wants_history", lambda b: False)(bot):
+            # the seat's own redacted log: what it could have seen at the table, nothing more
+            history = [engine.redact_event(e, seat) for e in service.store.events(game_id)]
+            move = bot(view, legal, rng, history=history)
+        else:
+            move = bot(view, legal, rng)
         try:
             status, body = service.propose(game_id, move, viewer=seat, expected_seq=seq)
         except Exception as exc:  # noqa: BLE001 - a conflict means: re-read and decide again
