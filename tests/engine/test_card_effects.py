@@ -232,3 +232,15 @@ def test_finished_players_are_not_counted_by_the_skip():
     st = passes(st, 2, 3)
     _, st = play(st, 0, "S5")                       # skips seat 2 (seat 1 is finished)
     assert js(st)["turn"] == 3
+
+
+def test_a_joker_standing_in_for_a_queen_makes_bloody_mary():
+    st = game("nanko", [["SQ", "HQ", "JK1", "S4"], ["H2", "HA", "H5"], ["DK", "D9", "D3"]], BM)
+    v, st = play(st, 0, "SQ", "HQ", "JK1")
+    assert "bloody_mary" in v.effects and hand(st, 1) == {"H5"} and hand(st, 2) == {"D3"}
+
+
+def test_a_joker_standing_in_for_a_seven_counts_for_the_pass():
+    st = game("nanko", [["S7", "JK1", "S4", "S5", "SK"], ["H9", "HA"], ["DA"]], SEVEN)
+    v, st = play(st, 0, "S7", "JK1")
+    assert v.reading["JK1"][1:] == "7" and pending(st) == [(0, "give", 2, "seven_pass")]

@@ -1,5 +1,5 @@
 """Cuts (RULES.md §5): eight_cut, six_cut, sandstorm, spade3, cut_back."""
-from .helpers import bad, game, hand, js, move, ok, only, passes, pending, play, refuse
+from .helpers import bad, game, hand, js, move, ok, only, passes, pending, places, play, refuse
 
 # --- eight cut --------------------------------------------------------------------------------------------------
 
@@ -169,3 +169,40 @@ def test_no_window_without_a_cut():
     st = game("nanko", [["S9", "S4"], ["HT", "HA"], ["JK1", "DT", "D5"]], CB)
     _, st = play(st, 0, "S9")
     assert js(st)["pending"] == [] and js(st)["turn"] == 1
+
+
+def test_cutting_back_with_the_last_cards_is_a_forbidden_finish():
+    rules = {**CB, "forbidden_finish": {"joker": True, "strongest_rank": True, "cut": True}}
+    st = game("nanko", [["S8", "S4"], ["HT", "HA"], ["JK1"]], rules)
+    _, st = play(st, 0, "S8")
+    v, st = ok(st, move(2, "cut_back", ["JK1"]))
+    assert places(st)[2] == 3 and js(st)["turn"] == 0
+
+
+def test_a_cut_back_can_itself_be_cut_back():
+    st = game("nanko", [["S8", "S4"], ["JK1", "HA"], ["JK2", "DT"]], CB)
+    _, st = play(st, 0, "S8")
+    assert {p[0] for p in pending(st)} == {1, 2}
+    v, st = ok(st, move(1, "cut_back", ["JK1"]))
+    assert pending(st) == [(2, "cut_back", 1, "cut_back")]
+    v, st = ok(st, move(2, "cut_back", ["JK2"]))
+    assert js(st)["turn"] == 2 and js(st)["field"] is None
+
+
+def test_geki_spade_three_must_be_declared():
+    rules = only("gekifugo", "spade3", "declarations_required")
+    st = game("gekifugo", [["JK1", "S4"], ["S3", "HA"], ["DT"]], rules)
+    _, st = play(st, 0, "JK1")
+    refuse(st, 1, ["S3"], "too_weak")
+    v, st = play(st, 1, "S3", declare=["spade3"])
+    assert "spade3" in v.effects and js(st)["turn"] == 1
+
+
+def test_sandstorm_ignores_a_suit_lock():
+    rules = only("nanko", "sandstorm", "suit_lock")
+    st = game("nanko", [["S5", "S9"], ["S6", "HA"], ["S3", "H3", "D3", "DK"]], rules)
+    _, st = play(st, 0, "S5")
+    _, st = play(st, 1, "S6")
+    assert js(st)["locks"]["kind"] == "exact"
+    v, st = play(st, 2, "S3", "H3", "D3")
+    assert "sandstorm" in v.effects and js(st)["turn"] == 2 and js(st)["locks"]["kind"] is None

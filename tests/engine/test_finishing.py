@@ -250,3 +250,32 @@ def test_gekokujo_not_when_another_player_finishes_first():
     st = passes(st, 0)
     v, st = play(st, 1, "H5")
     assert "gekokujo" not in v.effects and js(st)["phase"] == "play" and places(st) == [None, 1, None, None]
+
+
+def test_declaring_a_shape_the_play_does_not_have_is_void():
+    st = game("gekifugo", [["S5", "H5", "S4"], ["HT", "HA"]], DECL)
+    v, st = play(st, 0, "S5", "H5", declare=["stairs"])
+    assert v.legal and v.void_declarations == ("stairs",)
+
+
+def test_under_jack_back_going_out_with_a_three_is_forbidden():
+    rules = only("gekifugo", "jack_back", forbidden_finish={"joker": True, "strongest_rank": True, "eight": True})
+    st = game("gekifugo", [["SJ", "HK"], ["H3"], ["D2", "D5"], ["CA", "C4"]], rules)
+    _, st = play(st, 0, "SJ")
+    assert js(st)["order"] == "reversed"
+    _, st = play(st, 1, "H3")
+    assert places(st)[1] == 4
+
+
+def test_capital_fall_that_leaves_one_player_ends_the_deal():
+    rules = only("gekifugo", "capital_fall")
+    st = game("gekifugo", [["S4"], ["S5"], ["S6"]], rules)
+    _, st = play(st, 0, "S4")
+    _, st = play(st, 1, "S5")
+    assert places(st) == [1, 2, 3]
+    st = deal_again(st, [["S9", "SK"], ["H5"], ["D4", "DA"]])
+    assert js(st)["turn"] == 2
+    _, st = play(st, 2, "D4")
+    st = passes(st, 0)
+    _, st = play(st, 1, "H5")
+    assert places(st) == [3, 1, 2] and js(st)["phase"] == "deal_over"

@@ -170,3 +170,23 @@ def test_rank_lock_ends_with_the_flush():
     _, st = play(st, 1, "H5")
     st = passes(st, 2, 0)
     assert js(st)["locks"]["rank"] is False and js(st)["turn"] == 1
+
+
+def test_suit_lock_and_partial_lock_on_the_same_play_keep_the_exact_lock():
+    rules = only("gekifugo", "suit_lock", "partial_suit_lock")
+    st = game("gekifugo", [["S5", "H5", "S9"], ["S6", "H6", "SK"], ["S7", "H7", "D7", "DA"]], rules)
+    _, st = play(st, 0, "S5", "H5")
+    v, st = play(st, 1, "S6", "H6")
+    assert "suit_lock" in v.effects
+    assert js(st)["locks"]["kind"] == "exact" and js(st)["locks"]["suits"] == ["S", "H"]
+
+
+def test_geki_an_undeclared_lock_does_not_lock():
+    rules = only("gekifugo", "suit_lock", "declarations_required")
+    st = game("gekifugo", [["S5", "S9"], ["S6", "SK"], ["H7", "S7", "DA"]], rules)
+    _, st = play(st, 0, "S5")
+    _, st = play(st, 1, "S6")
+    assert js(st)["locks"]["kind"] is None
+    st2 = play(game("gekifugo", [["S5", "S9"], ["S6", "SK"], ["H7", "S7", "DA"]], rules), 0, "S5")[1]
+    _, st2 = play(st2, 1, "S6", declare=["suit_lock"])
+    refuse(st2, 2, ["H7"], "locked")

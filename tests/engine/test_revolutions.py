@@ -191,3 +191,20 @@ def test_a_joker_standing_in_for_a_jack_fires_jack_back():
     st = game("gekifugo", [["ST", "SQ", "JK1", "S4"], ["HQ"]], only("gekifugo", "jack_back", stairs={"compare": "shift"}))
     v, st = play(st, 0, "ST", "JK1", "SQ")
     assert v.reading == {"JK1": "SJ"} and "jack_back" in v.effects
+
+
+def test_after_a_great_revolution_an_attach_revolution_is_not_possible():
+    rules = {**ATTACH, "great_revolution": True}
+    st = game("uecda", [["S3", "S4", "S5", "S6", "S7", "H5", "H9", "SK"], ["D9", "C9", "HA"], ["DA"]], rules)
+    _, st = play(st, 0, "S3", "S4", "S5", "S6", "S7")
+    st = passes(st, 1, 2)
+    _, st = play(st, 0, "H9")
+    refuse(st, 1, ["D9", "C9"], "shape_mismatch")
+
+
+def test_double_stairs_of_six_make_a_nuclear_bomb():
+    rules = only("gekifugo", "double_stairs", "great_revolution", "nuclear_bomb",
+                 revolution={"min_group": 4, "min_stairs": 4})
+    st = game("gekifugo", [["S5", "H5", "S6", "H6", "S7", "H7", "SK"], ["HA"]], rules)
+    v, st = play(st, 0, "S5", "H5", "S6", "H6", "S7", "H7")
+    assert "nuclear_bomb" in v.effects and js(st)["revolution_min"] == 6
