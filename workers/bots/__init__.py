@@ -1,14 +1,31 @@
 """Bot strategies. A bot sees only its seat's view and the engine's legal moves.
 
-Interface: ``choose(view: dict, legal: list[dict], rng: random.Random) -> dict``,
+Interface: ``choose(view: dict, legal: list[dict], rng: random.Random, history=None) -> dict``,
 returning one of ``legal`` (the engine computes legality, the bot only chooses).
+
+- ``view`` is ``state_to_json(state, viewer=seat)``: other seats' hands are ``null``.
+- ``legal`` is ``legal_moves(state, seat)`` for whatever the seat must do now (its turn, a 7-pass give, a
+  10-discard, a resurrection take, an exchange give or request, a cut-back window …).
+- ``history`` (optional, keyword) is the seat's redacted event log, ``[redact_event(ev, seat) ...]``, so a
+  bot may remember what it saw given or passed; bots must work without it.
+
+``get(name)`` returns the default instance of a strategy; ``make(name, **options)`` builds one with options
+(``mc``: ``budget_ms``, ``playouts``).
 """
 from __future__ import annotations
 
-from . import random_bot
+from . import greedy, mc, random_bot
 
 STRATEGIES = {
     "random": random_bot.choose,
+    "greedy": greedy.choose,
+    "mc": mc.MonteCarloBot(),
+}
+
+FACTORIES = {
+    "random": lambda **_: random_bot.choose,
+    "greedy": lambda **_: greedy.choose,
+    "mc": lambda **opts: mc.MonteCarloBot(**opts),
 }
 
 
@@ -18,3 +35,11 @@ def names() -> list[str]:
 
 def get(name: str):
     return STRATEGIES[name]
+
+
+def make(name: str, **options):
+    return FACTORIES[name](**options)
+
+
+def wants_history(bot) -> bool:
+    return bool(getattr(bot, "uses_history", False))

@@ -4,5 +4,5 @@ from __future__ import annotations
 import random
 
 
-def choose(view: dict, legal: list[dict], rng: random.Random) -> dict:
+def choose(view: dict, legal: list[dict], rng: random.Random, history=None) -> dict:
     return rng.choice(legal)

@@ -1,0 +1,27 @@
+"""Card helpers for the bots, working on the public card codes of a seat's view."""
+from __future__ import annotations
+
+RANKS = "3456789TJQKA2"
+SUITS = "SHDC"
+TOP = 13  # a joker's strength: above every rank in either order
+
+
+def is_joker(code: str) -> bool:
+    return code.startswith("JK")
+
+
+def rank(code: str) -> int:
+    """0 for the 3 … 12 for the 2; 13 for a joker."""
+    return TOP if is_joker(code) else RANKS.index(code[1])
+
+
+def strength(code: str, reversed_order: bool) -> int:
+    """0 (weakest) … 12 (strongest rank) in the order given; jokers 13."""
+    r = rank(code)
+    if r == TOP:
+        return TOP
+    return 12 - r if reversed_order else r
+
+
+def deck(jokers: int) -> list[str]:
+    return [s + r for r in RANKS for s in SUITS] + ["JK1", "JK2"][:jokers]

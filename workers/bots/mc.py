@@ -1,0 +1,161 @@
+"""The `mc` bot: determinized Monte-Carlo search over the seat's view.
+
+For a turn with a real choice it keeps the greedy bot's best few plays (and pass), then repeatedly samples a
+full deal consistent with what the seat knows — its own hand; the unseen cards are the deck minus its hand,
+the field, the beaten cards and the discard pile; every other seat gets as many as its ``hand_count``; cards
+this seat gave to another seat this deal (7-pass, exchange) and not seen since stay with that seat — builds
+the table state with ``state_from_json`` and plays every candidate out to the end of the deal with the greedy
+policy for every seat (the same sampled deal for every candidate: common random numbers). The candidate with
+the best mean final place wins. It stops at ``playouts`` playouts or after ``budget_ms``, whichever comes
+first; with a generous budget the playout cap decides, so the choice depends only on the seed.
+Follow-up decisions (gives, discards, takes, requests, cut-back windows) use the greedy rules.
+"""
+from __future__ import annotations
+
+import random
+import time
+
+from referee import actors, apply, legal_moves, state_from_json
+from referee.cards import codes
+
+from . import greedy
+from .cards import deck
+
+MAX_PLIES = 2000
+
+
+def light_view(st, seat: int, rules_json: dict) -> dict:
+    """The parts of ``state_to_json(st, viewer=seat)`` the greedy policy reads, built cheaply."""
+    players = []
+    for p in st.players:
+        players.append({"seat": p.seat, "hand": codes(p.hand) if p.seat == seat else None,
+                        "hand_count": p.hand.bit_count(), "place": p.place})
+    return {"rules": rules_json, "order": st.order, "field": None if st.field is None else True,
+            "players": players, "pending": st.pending, "phase": st.phase,
+            "revolution_min": st.revolution_min}
+
+
+def playout(st, seat: int, rules_json: dict, rng: random.Random) -> int:
+    """Play the deal out with the greedy policy for every seat; ``seat``'s final place."""
+    for _ in range(MAX_PLIES):
+        acting = actors(st)
+        if not acting:
+            break
+        s = acting[0]
+        legal = legal_moves(st, s)
+        move = legal[0] if len(legal) == 1 else greedy.choose(light_view(st, s, rules_json), legal, rng)
+        _, st, _ = apply(st, move)
+    place = st.players[seat].place
+    return place if place is not None else len(st.players)
+
+
+def known_gifts(history, seat: int) -> dict[int, set[str]]:
+    """Cards this seat gave to each other seat during the current deal, from its redacted history."""
+    known: dict[int, set[str]] = {}
+    for ev in history or ():
+        if ev.get("type") in ("game_created", "deal_started"):
+            known = {}
+        for item in ev.get("outcome", ()) or ():
+            if item.get("kind") == "give" and item.get("from") == seat and isinstance(item.get("cards"), list):
+                to = item.get("to")
+                if to is not None and to != seat:
+                    known.setdefault(to, set()).update(item["cards"])
+    return known
+
+
+def sample_table(view: dict, seat: int, rng: random.Random, known=None) -> dict:
+    """A table JSON (every hand shown) consistent with the seat's view."""
+    rules = view.get("rules") or {}
+    jk = rules.get("jokers")
+    jokers = jk.get("count", 0) if isinstance(jk, dict) else 0
+    seen = set(view["players"][seat]["hand"] or [])
+    field = view.get("field")
+    if field:
+        seen.update(field["cards"])
+        seen.update(field.get("beneath") or [])
+    seen.update(view.get("discard_pile") or [])
+    unseen = [c for c in deck(jokers) if c not in seen]
+    need = {p["seat"]: p["hand_count"] for p in view["players"] if p["seat"] != seat}
+    hands: dict[int, list[str]] = {s: [] for s in need}
+    pool = set(unseen)
+    for s, cards in (known or {}).items():
+        if s in need:
+            for c in sorted(cards):
+                if c in pool and len(hands[s]) < need[s]:
+                    hands[s].append(c)
+                    pool.discard(c)
+    rest = sorted(pool, key=unseen.index)
+    rng.shuffle(rest)
+    for s in sorted(need):
+        k = need[s] - len(hands[s])
+        hands[s].extend(rest[:k])
+        rest = rest[k:]
+    table = dict(view)
+    table["players"] = [dict(p, hand=(p["hand"] if p["seat"] == seat else hands[p["seat"]]))
+                        for p in view["players"]]
+    out = view.get("out_of_play")
+    table["out_of_play"] = rest if isinstance(out, int) else (out or [])
+    return table
+
+
+def _key(move: dict):
+    return tuple(sorted(move.get("cards", ())))
+
+
+class MonteCarloBot:
+    uses_history = True
+
+    def __init__(self, budget_ms: float = 200.0, playouts: int = 400, candidates: int = 4):
+        self.budget_ms = budget_ms
+        self.playouts = playouts
+        self.candidates = candidates
+        self.last_stats: dict = {}
+
+    def __call__(self, view: dict, legal: list[dict], rng: random.Random, history=None) -> dict:
+        return self.choose(view, legal, rng, history=history)
+
+    def candidates_for(self, view: dict, legal: list[dict], seat: int) -> list[dict]:
+        ranked = greedy.rank_plays(view, legal, seat)
+        if ranked[0][0] <= -1000:  # it can go out legally now
+            return [ranked[0][1]]
+        out, seen = [], set()
+        for _, m in ranked:
+            k = _key(m)
+            if k in seen:
+                continue
+            seen.add(k)
+            if len(out) < self.candidates or m["action"] == "pass":
+                out.append(m)
+        return out
+
+    def choose(self, view: dict, legal: list[dict], rng: random.Random, history=None) -> dict:
+        seat = legal[0]["seat"]
+        if view.get("pending") or len(legal) == 1:
+            return greedy.choose(view, legal, rng)
+        cands = self.candidates_for(view, legal, seat)
+        if len(cands) == 1:
+            return cands[0]
+        deadline = time.perf_counter() + self.budget_ms / 1000.0
+        known = known_gifts(history, seat)
+        rules_json = {"rules": view.get("rules")}["rules"]
+        totals = [0.0] * len(cands)
+        worlds = done = 0
+        while done + len(cands) <= max(self.playouts, len(cands)):
+            table = sample_table(view, seat, rng, known)
+            try:
+                root = state_from_json(table)
+            except Exception:  # noqa: BLE001 - an inconsistent sample: fall back to the greedy choice
+                break
+            wseed = rng.randrange(1 << 30)
+            for i, m in enumerate(cands):
+                verdict, st, _ = apply(root, m)
+                totals[i] += playout(st, seat, rules_json, random.Random(wseed)) if verdict.legal else 99
+                done += 1
+            worlds += 1
+            if time.perf_counter() >= deadline:
+                break
+        self.last_stats = {"worlds": worlds, "playouts": done, "candidates": len(cands)}
+        if not worlds:
+            return cands[0]
+        best = min(range(len(cands)), key=lambda i: (totals[i], i))
+        return cands[best]

@@ -1,0 +1,63 @@
+"""The workers' commands for the ``referee`` console script: ``tournament``.
+
+``referee/cli.py`` calls ``register(subparsers)``; until then: ``python -m workers.cli tournament ...``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from referee.presets import PRESETS
+
+
+def register(subparsers) -> None:
+    t = subparsers.add_parser("tournament", help="bots play matches against each other; per-bot standings")
+    t.add_argument("--preset", choices=sorted(PRESETS), default="uecda")
+    t.add_argument("--seats", required=True, help="comma-separated bot names, one per seat: mc,greedy,random,random")
+    t.add_argument("--deals", type=int, default=100)
+    t.add_argument("--seed", type=int, default=1)
+    t.add_argument("--rules", type=json.loads, default=None, help='overrides as JSON, e.g. \'{"jack_back": true}\'')
+    t.add_argument("--match-deals", type=int, default=10, help="deals per match (the exchange carries over)")
+    t.add_argument("--processes", type=int, default=None, help="parallel processes (default: the CPU count)")
+    t.add_argument("--mc-budget-ms", type=float, default=None, help="mc time budget per decision")
+    t.add_argument("--mc-playouts", type=int, default=None, help="mc playout cap per decision")
+    t.add_argument("--no-progress", action="store_true")
+    t.set_defaults(func=tournament_command)
+
+
+def tournament_command(args) -> int:
+    from workers import bots
+    from workers.tournament import run, table
+
+    seats = [s.strip() for s in args.seats.split(",") if s.strip()]
+    unknown = sorted(set(seats) - set(bots.names()))
+    if unknown:
+        print(f"unknown bot {unknown[0]!r}; known: {', '.join(bots.names())}", file=sys.stderr)
+        return 2
+    if not 2 <= len(seats) <= 8:
+        print("a table has 2 to 8 seats", file=sys.stderr)
+        return 2
+    mc = {}
+    if args.mc_budget_ms is not None:
+        mc["budget_ms"] = args.mc_budget_ms
+    if args.mc_playouts is not None:
+        mc["playouts"] = args.mc_playouts
+    summary = run(args.preset, seats, args.deals, args.seed, rules=args.rules, match_deals=args.match_deals,
+                  processes=args.processes, options={"mc": mc}, show_progress=not args.no_progress)
+    print(table(summary))
+    print(json.dumps({"preset": summary["preset"], "deals": summary["deals"],
+                      "bots": {k: {"mean_place": v["mean_place"], "ci95": v["ci95"], "first_share": v["first_share"]}
+                               for k, v in summary["bots"].items()}}))
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m workers.cli", description="Daifugō referee: worker commands")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return args.func(args) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,150 @@
+"""Tournaments: bots play matches of several deals (the exchange carries over) with rotating seats.
+
+    python -m workers.cli tournament --preset nanko --seats mc,greedy,random,random --deals 400 --seed 1
+
+The N deals are cut into matches of ``--match-deals`` deals; match i seats the bots rotated by i, so every
+bot sits at every seat position equally often (when the number of matches is a multiple of the seat count).
+Matches run in parallel processes; every decision's RNG is derived from (seed, match, seq, seat), so the
+result does not depend on the number of processes. The last line printed is one JSON object.
+"""
+from __future__ import annotations
+
+import math
+import multiprocessing
+import random
+import sys
+import time
+
+from referee import actors, apply, legal_moves, new_game, next_deal, redact_event, state_to_json
+
+from .bots import make, wants_history
+
+MAX_PLIES_PER_DEAL = 5000
+
+
+def match_seed(seed: int, index: int) -> int:
+    return random.Random(f"tournament:{seed}:{index}").randrange(1 << 31)
+
+
+def play_match(task: dict) -> dict:
+    """Play one match; returns its index and one record per deal: {places, bots, forbidden}."""
+    preset, rules, seats, deals = task["preset"], task["rules"], task["seats"], task["deals"]
+    index, seed, options = task["index"], task["seed"], task.get("options") or {}
+    n = len(seats)
+    rot = index % n
+    names = [seats[(s + rot) % n] for s in range(n)]
+    bots = [make(name, **options.get(name, {})) for name in names]
+    history_of = [[] if wants_history(b) else None for b in bots]
+    st, events = new_game(preset, rules, [f"{names[s]}@{s}" for s in range(n)], match_seed(seed, index))
+    records = []
+    for d in range(deals):
+        if d:
+            st, events = next_deal(st)
+        for s in range(n):
+            if history_of[s] is not None:
+                history_of[s] = [redact_event(ev, s) for ev in events]
+        forbidden = [0] * n
+        plies = 0
+        while True:
+            acting = actors(st)
+            if not acting:
+                break
+            plies += 1
+            if plies > MAX_PLIES_PER_DEAL:
+                raise RuntimeError(f"match {index} deal {d + 1}: no end after {MAX_PLIES_PER_DEAL} plies")
+            seat = acting[0]
+            legal = legal_moves(st, seat)
+            if len(legal) == 1:
+                move = legal[0]
+            else:
+                rng = random.Random(f"{seed}:{index}:{st.seq}:{seat}")
+                view = state_to_json(st, viewer=seat)
+                move = bots[seat](view, legal, rng, history=history_of[seat])
+            verdict, st, evs = apply(st, move)
+            if not verdict.legal:
+                raise RuntimeError(f"bot {names[seat]} chose an illegal move {move}: {verdict.to_json()}")
+            for ev in evs:
+                for item in ev.get("outcome", ()) or ():
+                    if item.get("kind") == "finish" and item.get("why"):
+                        forbidden[item["seat"]] += 1
+                for s in range(n):
+                    if history_of[s] is not None:
+                        history_of[s].append(redact_event(ev, s))
+        records.append({"places": [p.place for p in st.players], "bots": names, "forbidden": forbidden})
+    return {"index": index, "records": records}
+
+
+def summarize(records: list[dict]) -> dict:
+    per: dict[str, dict] = {}
+    for rec in records:
+        for s, name in enumerate(rec["bots"]):
+            b = per.setdefault(name, {"places": [], "forbidden": 0})
+            b["places"].append(rec["places"][s])
+            b["forbidden"] += rec["forbidden"][s]
+    out = {}
+    for name, b in sorted(per.items()):
+        xs = b["places"]
+        k = len(xs)
+        mean = sum(xs) / k
+        sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (k - 1)) if k > 1 else 0.0
+        half = 1.96 * sd / math.sqrt(k) if k > 1 else 0.0
+        out[name] = {"deals": k, "mean_place": round(mean, 3), "ci95": [round(mean - half, 3), round(mean + half, 3)],
+                     "first_share": round(sum(1 for x in xs if x == 1) / k, 3), "forbidden_finishes": b["forbidden"]}
+    return out
+
+
+def progress(done: int, total: int, started: float, out=sys.stderr) -> None:
+    width = 30
+    filled = int(width * done / total) if total else width
+    elapsed = time.time() - started
+    eta = elapsed / done * (total - done) if done else 0.0
+    out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} deals  {elapsed:6.1f}s  eta {eta:6.1f}s")
+    if done >= total:
+        out.write("\n")
+    out.flush()
+
+
+def run(preset: str, seats: list[str], deals: int, seed: int, rules=None, match_deals: int = 10,
+        processes: int | None = None, options=None, show_progress: bool = True) -> dict:
+    tasks = []
+    left, index = deals, 0
+    while left > 0:
+        k = min(match_deals, left)
+        tasks.append({"preset": preset, "rules": rules, "seats": seats, "deals": k, "index": index, "seed": seed,
+                      "options": options or {}})
+        left -= k
+        index += 1
+    processes = processes or min(len(tasks), multiprocessing.cpu_count())
+    results, done, started = [], 0, time.time()
+    if show_progress:
+        progress(0, deals, started)
+    if processes <= 1:
+        iterator = map(play_match, tasks)
+        pool = None
+    else:
+        pool = multiprocessing.get_context("spawn" if sys.platform == "darwin" else "fork").Pool(processes)
+        iterator = pool.imap_unordered(play_match, tasks)
+    try:
+        for res in iterator:
+            results.append(res)
+            done += len(res["records"])
+            if show_progress:
+                progress(done, deals, started)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    results.sort(key=lambda r: r["index"])
+    records = [rec for r in results for rec in r["records"]]
+    return {"preset": preset, "deals": len(records), "seats": seats, "bots": summarize(records),
+            "seconds": round(time.time() - started, 1)}
+
+
+def table(summary: dict) -> str:
+    lines = [f"preset {summary['preset']}, {summary['deals']} deals, seats {','.join(summary['seats'])}",
+             f"{'bot':<10} {'deals':>6} {'mean place':>11} {'95% CI':>17} {'1st share':>10} {'forbidden':>10}"]
+    for name, b in summary["bots"].items():
+        ci = f"[{b['ci95'][0]:.3f}, {b['ci95'][1]:.3f}]"
+        lines.append(f"{name:<10} {b['deals']:>6} {b['mean_place']:>11.3f} {ci:>17} {b['first_share']:>10.3f} "
+                     f"{b['forbidden_finishes']:>10}")
+    return "\n".join(lines)
