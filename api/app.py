@@ -11,7 +11,7 @@ from workers.queue import BotScheduler
 
 from .errors import ApiError
 from .redis_conn import connect, embedded_url, start_embedded
-from .routes import BLUEPRINTS
+from .routes import BLUEPRINTS, record, web
 from .service import GameService
 from .settings import Settings
 from .store import GameStore
@@ -36,7 +36,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     store = GameStore(connect(url), settings.key_prefix)
     scheduler = BotScheduler(connect(url, decode=False), settings.queue_name, settings.key_prefix)
     app.extensions["referee.service"] = GameService(store, scheduler)
-    for bp in BLUEPRINTS:
+    for bp in [*BLUEPRINTS, record.bp, web.bp]:
         app.register_blueprint(bp)
     _register_errors(app)
     return app
