@@ -118,7 +118,7 @@ def _stuck_cards(rest: list[str], ctx: Context) -> bool:
             if not ff.get("joker"):
                 return False
         elif not ((ff.get("strongest_rank") and c[1] == top_rank) or (ff.get("eight") and c[1] == "8")
-                  or (ff.get("cut") and c[1] == "8" and not ctx.rev)):
+                  or (ff.get("cut") and ((c[1] == "8" and not ctx.rev) or (c[1] == "6" and ctx.rev)))):
             return False
     return True
 

@@ -105,7 +105,7 @@ def _key(move: dict):
 class MonteCarloBot:
     uses_history = True
 
-    def __init__(self, budget_ms: float = 200.0, playouts: int = 400, candidates: int = 4):
+    def __init__(self, budget_ms: float = 200.0, playouts: int = 400, candidates: int = 3):
         self.budget_ms = budget_ms
         self.playouts = playouts
         self.candidates = candidates
