@@ -117,8 +117,8 @@ class GameStore:
     def events(self, gid: str, after_seq: int = -1, upto_seq: int | None = None) -> list[dict]:
         return [e.data for e in self.entries(gid, after_seq, upto_seq) if e.kind == "event"]
 
-    def wait_entries(self, gid: str, last_id: str, block_ms: int) -> list[LogEntry]:
-        """Entries after stream id ``last_id``, blocking up to ``block_ms`` for new ones."""
+    def wait_entries(self, gid: str, last_id: str, block_ms: int | None = None) -> list[LogEntry]:
+        """Entries after stream id ``last_id``; with ``block_ms``, wait that long for new ones."""
         res = self.r.xread({self._log(gid): last_id}, block=block_ms, count=100)
         if not res:
             return []

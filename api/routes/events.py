@@ -49,13 +49,15 @@ def stream(game_id):
         idle_since = time.monotonic()
         yield f": game {game_id} from seq {after}\n\n"
         while True:
-            left = q["wait"] - (time.monotonic() - idle_since)
-            if left <= 0:
-                return
-            entries = store.wait_entries(game_id, cursor, int(min(left, HEARTBEAT_S) * 1000) or 1)
+            entries = store.wait_entries(game_id, cursor)  # the backlog first, without waiting
             if not entries:
-                yield ": keep-alive\n\n"
-                continue
+                left = q["wait"] - (time.monotonic() - idle_since)
+                if left <= 0:
+                    return
+                entries = store.wait_entries(game_id, cursor, max(1, int(min(left, HEARTBEAT_S) * 1000)))
+                if not entries:
+                    yield ": keep-alive\n\n"
+                    continue
             for entry in entries:
                 cursor = entry.stream_id
                 if entry.kind != "event":

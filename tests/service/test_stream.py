@@ -28,6 +28,8 @@ def test_stream_sends_events_after_a_seq(client):
                      headers={"Authorization": f"Bearer {t}", "Last-Event-ID": "2"})
     assert [i for i, _, _ in _sse(r)] == [3]
     assert _sse(client.get(f"/v1/games/{gid}/stream?wait=0.2", t)) == []
+    # wait=0 still sends the backlog, then closes
+    assert [i for i, _, _ in _sse(client.get(f"/v1/games/{gid}/stream?after=1&wait=0", t))] == [2, 3]
 
 
 def test_stream_is_redacted_for_seats(client):
