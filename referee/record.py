@@ -43,6 +43,10 @@ def export_record(events, viewer=None) -> str:
     out.append(f"rules: {json.dumps(_overrides(first['preset'], first.get('rules')), ensure_ascii=False)}")
     out.append(f"players: {json.dumps(players, ensure_ascii=False)}")
     out.append(f"seed: {'hidden' if first.get('seed') is None and hidden else json.dumps(first.get('seed'))}")
+    if first.get("table"):
+        out.append("table: true    # table mode: a real table's game, the referee does not know the hands")
+        if first.get("leader") is not None:
+            out.append(f"leader: {json.dumps(first['leader'])}")
     if viewer is None and not hidden:
         out.append("view: table")
     else:
@@ -54,6 +58,8 @@ def export_record(events, viewer=None) -> str:
     for ev in events[1:]:
         if ev.get("type") == "move":
             out += _move_lines(ev, players)
+        elif ev.get("type") == "hands_corrected":
+            out.append(f"{ev['seq']:>4}  hands corrected {json.dumps(ev['hands'], ensure_ascii=False)}")
         elif ev.get("type") == "deal_started":
             out.append("")
             out += _deal_lines(ev.get("deal", "?"), ev["hands"], players, seq=ev["seq"])
@@ -67,7 +73,7 @@ def export_record(events, viewer=None) -> str:
 
 def _has_hidden(events) -> bool:
     for ev in events:
-        if any(isinstance(h, int) for h in ev.get("hands", [])):
+        if any(isinstance(h, int) for h in ev.get("hands") or []):
             return True
         mv = ev.get("move") or {}
         if isinstance(mv.get("cards"), int):
@@ -100,6 +106,8 @@ def _cards(cards) -> str:
 def _deal_lines(deal, hands, players, seq=None) -> list[str]:
     head = f"deal {deal}" + (f"  (seq {seq})" if seq is not None else "  (seq 0)")
     lines = [head]
+    if hands is None:
+        return lines + ["  hands: unknown    # table mode"]
     for seat, hand in enumerate(hands):
         n = hand if isinstance(hand, int) else len(hand)
         lines.append(f"  hand {seat}: {_cards(hand)}    # {players[seat] if seat < len(players) else '?'}, {n} cards")
@@ -180,6 +188,7 @@ def _outcome_text(o: dict, players) -> str | None:
 _MOVE = re.compile(r"^\s*(\d+)\s+seat\s+(\d+)\s+([a-z_]+)\b(.*)$")
 _HAND = re.compile(r"^\s*hand\s+(\d+)\s*:(.*)$")
 _DEAL = re.compile(r"^\s*deal\s+(\d+)\b")
+_CORRECTED = re.compile(r"^\s*(\d+)\s+hands corrected\s+(.*)$")
 _HEADER = re.compile(r"^([a-z_]+):\s*(.*)$")
 _ANNOTATION = re.compile(r"^\s+(=|->|effects:|jokers:|void declarations:|unchecked:)")
 
@@ -208,9 +217,22 @@ def parse_record(text: str) -> dict:
             seat, cards = int(m.group(1)), m.group(2).split()
             if re.fullmatch(r"\s*\d+\s+hidden\s*", m.group(2)):
                 raise _bad(no, "this record is redacted (a hand is hidden): only a table record can be imported")
+            if deals[-1]["hands"] is None:
+                raise _bad(no, "hand lines in a deal whose hands are unknown")
             if seat in deals[-1]["hands"]:
                 raise _bad(no, f"hand {seat} appears twice in deal {deals[-1]['deal']}")
             deals[-1]["hands"][seat] = [] if cards == ["-"] else cards
+            continue
+        if re.fullmatch(r"\s*hands:\s*unknown\s*", line):
+            if not deals:
+                raise _bad(no, "a hands line before any 'deal N' line")
+            deals[-1]["hands"] = None
+            continue
+        if m := _CORRECTED.match(line):
+            if not deals:
+                raise _bad(no, "a hands correction before the first 'deal N' block")
+            hands = _json(m.group(2), no, "hands corrected")
+            deals[-1]["moves"].append((int(m.group(1)), {"hands_corrected": hands}, no))
             continue
         if m := _MOVE.match(line):
             if not deals:
@@ -297,7 +319,9 @@ def _checked(header: dict, deals: list[dict]) -> dict:
     if not view.startswith("table") or "redacted" in view:
         raise _bad(no, "this record is redacted (view: " + view.split(" (")[0] + "): only a table record "
                    "(exported with the table token) can be imported")
-    unknown = sorted(set(header) - {"preset", "rules", "players", "seed", "view"})
+    table = _json(header.get("table", ("false", 0))[0], header.get("table", ("", 0))[1], "table")
+    leader = _json(header.get("leader", ("null", 0))[0], header.get("leader", ("", 0))[1], "leader")
+    unknown = sorted(set(header) - {"preset", "rules", "players", "seed", "view", "table", "leader"})
     if unknown:
         raise _bad(header[unknown[0]][1], f"unknown header line '{unknown[0]}:'")
     if not deals:
@@ -305,11 +329,18 @@ def _checked(header: dict, deals: list[dict]) -> dict:
     for i, d in enumerate(deals):
         if d["deal"] != i + 1:
             raise _bad(d["line"], f"expected 'deal {i + 1}', found 'deal {d['deal']}'")
+        if d["hands"] is None:
+            if not table:
+                raise _bad(d["line"], "'hands: unknown' is only for table-mode records ('table: true')")
+            continue
+        if table:
+            raise _bad(d["line"], "a table-mode record's deals have 'hands: unknown'")
         seats = sorted(d["hands"])
         if seats != list(range(len(players))):
             raise _bad(d["line"], f"deal {d['deal']} must list one hand per seat 0..{len(players) - 1}")
         d["hands"] = [d["hands"][s] for s in seats]
-    return {"preset": preset, "rules": rules or None, "players": players, "seed": seed, "deals": deals}
+    return {"preset": preset, "rules": rules or None, "players": players, "seed": seed, "deals": deals,
+            "table": bool(table), "leader": leader}
 
 
 def _json(text: str, no: int, key: str):
@@ -331,8 +362,12 @@ def import_record(text: str) -> list[dict]:
     the engine's verdict).
     """
     rec = parse_record(text)
+    table = {"table": True, "leader": rec["leader"]} if rec["table"] else {}  # only table records need them
     try:
-        state, events = new_game(rec["preset"], rec["rules"], rec["players"], rec["seed"], rec["deals"][0]["hands"])
+        state, events = new_game(rec["preset"], rec["rules"], rec["players"], rec["seed"], rec["deals"][0]["hands"],
+                                 **table)
+    except TypeError:
+        raise _bad(0, "this engine has no table mode; the record needs it") from None
     except InputError as exc:
         raise _bad(0, f"the game cannot be created: {exc.message}") from None
     for d in rec["deals"]:
@@ -349,6 +384,15 @@ def import_record(text: str) -> list[dict]:
         for seq, move, no in d["moves"]:
             if seq != state.seq + 1:
                 raise _bad(no, f"move numbered {seq}, expected {state.seq + 1}")
+            if "hands_corrected" in move:
+                from .deals import correct_hands  # table mode
+
+                try:
+                    state, evs = correct_hands(state, move["hands_corrected"])
+                except InputError as exc:
+                    raise _bad(no, f"the hands correction is refused: {exc.message}") from None
+                events += evs
+                continue
             try:
                 verdict, state, evs = apply(state, move)
             except InputError as exc:
