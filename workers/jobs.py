@@ -23,6 +23,8 @@ def play_bot_turn(game_id: str, seq: int, key_prefix: str, queue_name: str) -> d
 def play(service: GameService, game_id: str, seq: int) -> dict:
     """Submit one bot move through the same conditional append as any client.
 
+    The bot gets the seat's view, the legal moves and (if it wants it) the seat's redacted log; ``mc`` stops
+    searching at its time budget (200 ms by default), so the move is proposed well within budget + 1 s.
     On a seq conflict, re-read: if the game moved on, the applier of the newer
     seq scheduled its own job, so this one only retries while it is still current.
     """
