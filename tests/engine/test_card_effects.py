@@ -244,3 +244,9 @@ def test_a_joker_standing_in_for_a_seven_counts_for_the_pass():
     st = game("nanko", [["S7", "JK1", "S4", "S5", "SK"], ["H9", "HA"], ["DA"]], SEVEN)
     v, st = play(st, 0, "S7", "JK1")
     assert v.reading["JK1"][1:] == "7" and pending(st) == [(0, "give", 2, "seven_pass")]
+
+
+def test_more_fives_than_other_players_come_back_to_the_player():
+    st = game("nanko", [["S5", "H5", "D5", "C9"], ["HA", "H4"], ["DK", "D4"]], FIVE)
+    _, st = play(st, 0, "S5", "H5", "D5")
+    assert js(st)["turn"] == 0 and js(st)["field"]["seat"] == 0

@@ -206,3 +206,9 @@ def test_sandstorm_ignores_a_suit_lock():
     assert js(st)["locks"]["kind"] == "exact"
     v, st = play(st, 2, "S3", "H3", "D3")
     assert "sandstorm" in v.effects and js(st)["turn"] == 2 and js(st)["locks"]["kind"] is None
+
+
+def test_a_sandstorm_led_on_an_empty_field_still_cuts():
+    st = game("nanko", [["S3", "H3", "D3", "C9"], ["HA", "H4"], ["D5", "D4"]], SAND)
+    v, st = play(st, 0, "S3", "H3", "D3")
+    assert "sandstorm" in v.effects and js(st)["field"] is None and js(st)["turn"] == 0

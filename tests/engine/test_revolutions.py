@@ -1,6 +1,6 @@
 """Revolutions and jack back (RULES.md §5): revolution, great_revolution, nuclear_bomb, attach_revolution,
 jack_back."""
-from .helpers import game, js, only, passes, play, refuse
+from .helpers import deal_again, game, js, only, passes, places, play, refuse
 
 REV = only("nanko", revolution={"min_group": 4, "min_stairs": 4}, stairs={"compare": "shift"})
 
@@ -51,6 +51,10 @@ def test_a_revolution_lasts_over_flushes_but_not_into_the_next_deal():
     _, st = play(st, 0, "S6", "H6", "D6", "C6")
     st = passes(st, 1)
     assert js(st)["field"] is None and js(st)["revolution"] is True
+    _, st = play(st, 0, "SK")
+    assert js(st)["phase"] == "deal_over"
+    st = deal_again(st, [["S9"], ["H5", "HA"]])
+    assert js(st)["revolution"] is False and js(st)["order"] == "normal"
 
 
 # --- great revolution / nuclear bomb ----------------------------------------------------------------------------
@@ -208,3 +212,26 @@ def test_double_stairs_of_six_make_a_nuclear_bomb():
     st = game("gekifugo", [["S5", "H5", "S6", "H6", "S7", "H7", "SK"], ["HA"]], rules)
     v, st = play(st, 0, "S5", "H5", "S6", "H6", "S7", "H7")
     assert "nuclear_bomb" in v.effects and js(st)["revolution_min"] == 6
+
+
+def test_a_lone_joker_beats_a_three_during_a_revolution():
+    st = game("nanko", [["S9", "H9", "D9", "C9", "S3", "SK"], ["JK1", "HA"], ["D4", "DA"]], REV)
+    _, st = play(st, 0, "S9", "H9", "D9", "C9")
+    st = passes(st, 1, 2)
+    _, st = play(st, 0, "S3")
+    _, st = play(st, 1, "JK1")
+    assert js(st)["field"]["cards"] == ["JK1"]
+
+
+def test_going_out_with_four_twos_is_forbidden_even_though_it_revolts():
+    rules = {**REV, "forbidden_finish": {"joker": True, "strongest_rank": True}}
+    st = game("nanko", [["S2", "H2", "D2", "C2"], ["HA", "H4"], ["D5", "D4"]], rules)
+    v, st = play(st, 0, "S2", "H2", "D2", "C2")
+    assert "forbidden_finish" in v.effects and places(st)[0] == 3
+
+
+def test_going_out_with_four_threes_is_allowed_the_order_before_the_play_counts():
+    rules = {**REV, "forbidden_finish": {"joker": True, "strongest_rank": True}}
+    st = game("nanko", [["S3", "H3", "D3", "C3"], ["HA", "H4"], ["D5", "D4"]], rules)
+    v, st = play(st, 0, "S3", "H3", "D3", "C3")
+    assert "forbidden_finish" not in v.effects and places(st)[0] == 1

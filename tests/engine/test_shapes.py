@@ -309,3 +309,10 @@ def test_geki_sequences_must_declare_their_shape():
     refuse(st, 0, ["H7", "H9", "HJ"], "undeclared")
     play(st, 0, "S4", "S5", "S6", declare=["stairs"])
     play(st, 0, "H7", "H9", "HJ", declare=["skip_stairs"])
+
+
+def test_an_as_reading_may_name_only_the_rank_in_a_group():
+    st = game("uecda", [["S7", "JK1", "S9"], ["HK"]], PLAIN)
+    v, st = play(st, 0, "S7", "JK1", as_={"JK1": "7"})
+    assert list(v.reading) == ["JK1"] and v.reading["JK1"][-1] == "7"
+    refuse(game("uecda", [["S7", "JK1", "S9"], ["HK"]], PLAIN), 0, ["S7", "JK1"], "invalid_cards", as_={"JK1": "8"})
