@@ -1,0 +1,53 @@
+"""Browser tests: Playwright (the Python package only) driving the system Chromium, headless.
+
+They skip, saying why, when /usr/bin/chromium (or $REFEREE_CHROMIUM) or the playwright package is missing.
+"""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from .live import CHROMIUM, LiveReferee, launch_browser
+
+
+def _why_not() -> str | None:
+    if not os.path.exists(CHROMIUM):
+        return f"no Chromium at {CHROMIUM} (apt-get install -y chromium, or set REFEREE_CHROMIUM)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (pip install playwright; never `playwright install`)"
+    return None
+
+
+@pytest.fixture(scope="session")
+def live():
+    why = _why_not()
+    if why:
+        pytest.skip(why)
+    server = LiveReferee().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser(live):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = launch_browser(pw)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, live):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=live.base)
+    pg = ctx.new_page()
+    pg.set_default_timeout(15000)
+    errors = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield pg
+    ctx.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"

