@@ -279,3 +279,16 @@ def test_capital_fall_that_leaves_one_player_ends_the_deal():
     st = passes(st, 0)
     _, st = play(st, 1, "H5")
     assert places(st) == [3, 1, 2] and js(st)["phase"] == "deal_over"
+
+
+def test_finished_seats_are_skipped_counter_clockwise_too():
+    rules = only("nanko", nine_reverse={"scope": "deal"})
+    st = game("nanko", [["S3", "SJ", "SK"], ["H4", "HA"], ["D5"], ["CT", "C9", "CA"]], rules)
+    _, st = play(st, 0, "S3")
+    _, st = play(st, 1, "H4")
+    _, st = play(st, 2, "D5")                                   # seat 2 out
+    _, st = play(st, 3, "C9")                                   # counter-clockwise from now on
+    assert js(st)["direction"] == -1
+    assert js(st)["turn"] == 1                                  # 3 -> 2 (finished) -> 1
+    st = passes(st, 1, 0)                                       # 1 -> 0 -> 3, the owner: flush
+    assert js(st)["field"] is None and js(st)["turn"] == 3
