@@ -140,7 +140,8 @@ def _same_order_again(st):
     got0 = sorted(hand(st, 0) - {"D9"})
     st = give(st, 0, *got0)
     got1 = sorted(hand(st, 1) - {"DT"})
-    st = give(st, 1, *got1) if js(st)["pending"] else st
+    assert pending(st) == [(1, "give", 1, "exchange")]
+    st = give(st, 1, *got1)
     assert js(st)["turn"] == 3
     _, st = play(st, 3, "C3")
     for seat, c in ((0, "D9"), (1, "DT"), (2, "DJ")):
