@@ -250,3 +250,9 @@ def test_more_fives_than_other_players_come_back_to_the_player():
     st = game("nanko", [["S5", "H5", "D5", "C9"], ["HA", "H4"], ["DK", "D4"]], FIVE)
     _, st = play(st, 0, "S5", "H5", "D5")
     assert js(st)["turn"] == 0 and js(st)["field"]["seat"] == 0
+
+
+def test_giving_or_taking_without_a_pending_decision_is_not_allowed():
+    st = game("nanko", [["S7", "S4", "SK"], ["H9", "HA"]], SEVEN)
+    bad(st, move(0, "give", ["S4"]), "not_allowed")
+    bad(st, move(0, "take", ["S4"]), "not_allowed")
