@@ -107,20 +107,23 @@ def forbidden_finish(move: dict, ctx: Context) -> bool:
     return False
 
 
+def finish_forbidden_card(c: str, ctx: Context) -> bool:
+    """Whether going out with this card would be forbidden (so it must not be the last one)."""
+    ff = ctx.forbidden
+    if not ff:
+        return False
+    if is_joker(c):
+        return bool(ff.get("joker"))
+    top_rank = "3" if ctx.rev else "2"
+    return bool((ff.get("strongest_rank") and c[1] == top_rank) or (ff.get("eight") and c[1] == "8")
+                or (ff.get("cut") and ((c[1] == "8" and not ctx.rev) or (c[1] == "6" and ctx.rev))))
+
+
 def _stuck_cards(rest: list[str], ctx: Context) -> bool:
     """Whether every remaining card could only finish forbidden (keep a way out)."""
-    ff = ctx.forbidden
-    if not ff or not rest:
+    if not ctx.forbidden or not rest:
         return False
-    top_rank = "3" if ctx.rev else "2"
-    for c in rest:
-        if is_joker(c):
-            if not ff.get("joker"):
-                return False
-        elif not ((ff.get("strongest_rank") and c[1] == top_rank) or (ff.get("eight") and c[1] == "8")
-                  or (ff.get("cut") and ((c[1] == "8" and not ctx.rev) or (c[1] == "6" and ctx.rev)))):
-            return False
-    return True
+    return all(finish_forbidden_card(c, ctx) for c in rest)
 
 
 def play_score(move: dict, ctx: Context) -> float:
@@ -171,6 +174,9 @@ def play_score(move: dict, ctx: Context) -> float:
         score += 0.1  # same cards without declining: tie-break on the weakness term above
     if _stuck_cards(rest, ctx):
         score += 12.0
+    elif ctx.forbidden and len(rest) <= 3:
+        # cards that cannot be the last one are liabilities near the end: spend them while possible
+        score += 2.0 * sum(1 for c in rest if finish_forbidden_card(c, ctx))
     return score
 
 
@@ -205,7 +211,16 @@ def choose_decision(view: dict, legal: list[dict], seat: int) -> dict:
     exchange = view.get("phase") == "exchange"
     rev = False if exchange else ctx.rev
     if action in ("give", "discard"):
-        return min(legal, key=lambda m: (sum(card_value(c, rev, ctx.ranks) for c in m["cards"]), m["cards"]))
+        def cost(m):
+            value = sum(card_value(c, rev, ctx.ranks) for c in m["cards"])
+            if not exchange and ctx.forbidden:
+                rest = [c for c in ctx.hand if c not in m["cards"]]
+                if rest and len(rest) <= 4:
+                    # keep a hand that can still go out legally: rid it of the cards that cannot finish
+                    value += 20 * sum(1 for c in rest if finish_forbidden_card(c, ctx))
+                    value += 40 if all(finish_forbidden_card(c, ctx) for c in rest) else 0
+            return value
+        return min(legal, key=lambda m: (cost(m), m["cards"]))
     if action == "take":
         return max(legal, key=lambda m: (strength(m["cards"][0], rev) + (1.5 if ctx.ranks[rank(m["cards"][0])] else 0),
                                          m["cards"]))
