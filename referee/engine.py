@@ -65,7 +65,7 @@ def _apply_effects(st, plan: Plan, log):
                 if st.active(s):
                     queue.append(Pending(s, "discard", e.count, e.rule, strongest=True, reversed=ctx.reversed))
         elif isinstance(e, Resurrect):
-            if ctx.left_after:
+            if ctx.hand_after:
                 queue.append(Pending(seat, "take", 1, e.rule))
         elif isinstance(e, SevenPass):
             to = st.next_active(seat)
@@ -80,7 +80,7 @@ def _apply_effects(st, plan: Plan, log):
     if ctx.special == "attach_revolution":
         st = replace(st, lock_suits=0, lock_kind=None, rank_lock=False)
     went_out = ()
-    if ctx.left_after == 0:
+    if ctx.hand_after == 0:
         params = st.rules.params("forbidden_finish")
         went_out = ((seat, forbidden_finish.why(ctx, plan.effects, params) if params else None),)
     return replace(st, pending=tuple(queue), after=After(seat, cut=cut, skip=skip, went_out=went_out))
@@ -92,7 +92,7 @@ def _play(st, plan: Plan, log):
     beneath = st.beneath
     if field is not None and ctx.special != "attach_revolution":
         beneath |= field.reading.mask
-    st = st.without(ctx.seat, ctx.reading.mask)
+    st = st.with_player(ctx.seat, hand=ctx.hand_after)
     st = replace(st, field=Field(plan.field_reading, ctx.seat), beneath=beneath, trick_plays=st.trick_plays + 1,
                  first_play=False, turn=None)
     log.append({"kind": "play", "seat": ctx.seat, "cards": codes(ctx.reading.mask), "shape": plan.field_reading.shape,

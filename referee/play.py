@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import codes
+from .cards import codes, count
 from .effects import Unlock, ordered
 from .rules import DECLARABLE, RULES
 from .rules.base import PlayContext, Rejection
@@ -103,11 +103,12 @@ def judge_play(state, move):
     """A Plan for a legal play, or a Rejection."""
     rs = state.rules
     seat = move.seat
+    hand = state.hand(seat)
     if not move.cards:
         return Rejection("invalid_cards", "a play needs at least one card (to pass, use action pass)")
-    missing = state.unheld(seat, move.cards)
+    missing = move.cards & ~hand
     if missing:
-        return not_held(state, seat, missing)
+        return Rejection("not_in_hand", f"seat {seat} does not hold {' '.join(codes(missing))}")
     unknown = move.declare - DECLARABLE - {"counter_revolution"}
     if unknown:
         return Rejection("invalid_declaration", f"unknown declaration(s) {', '.join(sorted(unknown))}: declare "
@@ -131,10 +132,10 @@ def judge_play(state, move):
         cands = [r for r in cands if r.shape in declared_shapes]
     field = state.field.reading if state.field else None
     reversed_order = state.reversed
-    left_after = state.left(seat) - move.cards.bit_count()
+    hand_after = hand & ~move.cards
     best, best_rej = [], None
     for reading in cands:
-        ctx = PlayContext(state, seat, reading, field, reversed_order, move.declare, move.decline, None, left_after)
+        ctx = PlayContext(state, seat, reading, field, reversed_order, move.declare, move.decline, None, hand_after)
         rej = _check(ctx, reading, field, rs)
         special = None
         if field is not None and (rej is not None or rs.declarations):
@@ -142,7 +143,7 @@ def judge_play(state, move):
         if special is not None:
             rule_id, combined = special
             ctx = PlayContext(state, seat, reading, field, reversed_order, move.declare, move.decline, rule_id,
-                              left_after)
+                              hand_after)
             best.append((ctx, combined))
         elif rej is None:
             best.append((ctx, reading))
@@ -160,8 +161,5 @@ def judge_play(state, move):
     return plans[0][1]
 
 
-def not_held(state, seat, missing) -> Rejection:
-    if state.table:
-        return Rejection("not_in_hand", f"seat {seat} cannot hold {' '.join(codes(missing))}: "
-                         f"{'already seen elsewhere' if missing & state.seen() else 'more cards than it has'}")
-    return Rejection("not_in_hand", f"seat {seat} does not hold {' '.join(codes(missing))}")
+def cards_text(mask: int) -> str:
+    return " ".join(codes(mask)) if count(mask) else "nothing"
