@@ -520,6 +520,8 @@ function renderGame() {
   if (!st) return;
   const acting = actorsOf(st);
   const me = S.game.viewer === "table" ? S.actAs : S.game.viewer;
+  document.body.dataset.seq = String(S.seq);
+  document.body.dataset.phase = st.phase;
   $("#game-title").innerHTML = `<code>${S.game.id.slice(0, 8)}</code> ${escapeHtml(st.preset)}${st.table ? " · 卓モード" : ""} · ${t("deal")} ${st.deal} · ` +
     `${S.game.viewer === "table" ? t("table_view") : `${t("as_seat")} ${S.game.viewer}`}`;
   renderFelt($("#felt"), st, me === null || me === undefined ? 0 : me, acting);

@@ -1,0 +1,214 @@
+"""The page in a real (headless) Chromium: create a game against bots, play a seat by clicking, replay, judge,
+table mode. Run: python -m pytest -q tests/web (skips if /usr/bin/chromium is missing)."""
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import pytest
+import requests
+
+
+def wait_ready(page):
+    page.wait_for_selector("body[data-ready='1']")
+
+
+def create_vs_bots(page, preset="nanko", seed=7):
+    page.goto("/")
+    wait_ready(page)
+    page.select_option("#preset", preset)
+    page.fill("#seed", str(seed))
+    kinds = page.locator(".seat-kind")
+    assert kinds.count() == 4
+    assert kinds.nth(0).input_value() == ""  # seat 0 human, the others random bots by default
+    for i in (1, 2, 3):
+        kinds.nth(i).select_option("random")
+    page.click("#create")
+    page.wait_for_selector("#hand-panel:not([hidden]) .handcard")
+    m = re.search(r"game=([0-9a-f]+)&token=([^&]+)", page.url)
+    assert m, page.url
+    return m.group(1), m.group(2)
+
+
+def play_seat_to_the_end_of_the_deal(page, budget_s=150):
+    """Click highlighted legal options (select, then the action button); pass when nothing fits."""
+    deadline = time.monotonic() + budget_s
+    my_moves = 0
+    checked_highlight = False
+    while time.monotonic() < deadline:
+        if page.get_attribute("body", "data-phase") == "deal_over":
+            return my_moves
+        if page.locator("#hand-panel.myturn").count() == 0:
+            time.sleep(0.1)
+            continue
+        seq = page.get_attribute("body", "data-seq")
+        options = page.locator("#options .option")
+        if options.count():
+            first = options.first
+            label = first.inner_text()
+            first.click()
+            if page.get_attribute("body", "data-seq") == seq and page.locator("#hand .selected").count():
+                if not checked_highlight:  # the chosen option's cards are highlighted as playable and selected
+                    assert page.locator("#hand .selected.playable").count() == page.locator("#hand .selected").count()
+                    checked_highlight = True
+                page.click("#act")
+        elif page.locator("#pass:not([disabled])").count():
+            label = "pass"
+            page.click("#pass")
+        else:
+            time.sleep(0.1)
+            continue
+        page.wait_for_function(
+            "s => document.body.dataset.seq !== s || document.querySelector('#proposal-result.bad')", arg=seq)
+        if page.locator("#proposal-result.bad").count():
+            pytest.fail(f"a legal option was rejected: {label!r}: {page.inner_text('#proposal-result')}")
+        my_moves += 1
+    pytest.fail("the deal did not end in time")
+
+
+def test_play_a_deal_against_three_bots_then_replay_it(page, live):
+    gid, token = create_vs_bots(page, "nanko", seed=7)
+    assert page.locator("#felt .seat").count() == 4
+    assert page.locator("#live.on").count() == 1 or page.wait_for_selector("#live.on")
+    moves = play_seat_to_the_end_of_the_deal(page)
+    assert moves > 0
+    page.wait_for_selector("#felt .over")
+    assert page.locator("#next-deal:not([hidden])").count() == 1
+    # the verdict log shows messages; the status panel names who finished
+    assert page.locator("#log li").count() > 3
+    state = requests.get(f"{live.base}/v1/games/{gid}", headers={"Authorization": f"Bearer {token}"}).json()
+    assert state["phase"] == "deal_over"
+    assert state["players"][0]["place"] is not None
+    last_seq = int(page.get_attribute("body", "data-seq"))
+
+    # --- the replay: scrub to the start, to the middle, step, to the end
+    page.click("nav a[data-nav='replay']")
+    page.wait_for_selector(f"#scrub[max='{last_seq}']")
+    page.wait_for_function("m => document.querySelector('#rp-seq').textContent.includes(m)", arg=f"{last_seq} / {last_seq}")
+    page.locator("#scrub").fill("0")
+    page.wait_for_function("() => document.querySelector('#rp-seq').textContent.startsWith('seq 0 ')")
+    assert "empty" in page.inner_text("#rp-felt .field")
+    counts = [int(re.search(r"(\d+) cards", page.inner_text(f"#rp-felt .seat[data-seat='{i}'] .count")).group(1))
+              for i in range(4)]
+    assert sum(counts) >= 52
+    mid = last_seq // 2
+    page.locator("#scrub").fill(str(mid))
+    page.wait_for_function("m => document.querySelector('#rp-seq').textContent.startsWith('seq ' + m + ' ')", arg=mid)
+    assert page.locator("#rp-log li.current").get_attribute("data-seq") == str(mid)
+    assert page.inner_text("#rp-event").strip().startswith(str(mid))
+    page.click("#rp-next")
+    page.wait_for_function("m => document.querySelector('#rp-seq').textContent.startsWith('seq ' + m + ' ')", arg=mid + 1)
+    page.click("#rp-prev")
+    page.wait_for_function("m => document.querySelector('#rp-seq').textContent.startsWith('seq ' + m + ' ')", arg=mid)
+    page.click("#rp-last")
+    page.wait_for_function("m => document.querySelector('#rp-seq').textContent.startsWith('seq ' + m + ' ')", arg=last_seq)
+    assert page.locator("#rp-felt .over").count() == 1
+    # the seat's view: other seats' hands are never shown in its replay
+    assert page.locator("#rp-felt .seat[data-seat='1'] .minihand").count() == 0
+
+
+def test_reload_keeps_the_seat_and_language_toggle(page, live):
+    gid, token = create_vs_bots(page, "uecda", seed=3)
+    page.reload()
+    wait_ready(page)
+    page.wait_for_selector("#hand-panel:not([hidden]) .handcard")
+    assert token in page.url
+    assert "seat 0" in page.inner_text("#hand-title").lower()
+    page.click("#lang")
+    page.wait_for_function("() => document.querySelector('nav a[data-nav=new]').textContent === '新しいゲーム'")
+    assert page.inner_text("#pass") == "パス"
+    page.click("#lang")
+    page.wait_for_function("() => document.querySelector('#pass').textContent === 'Pass'")
+
+
+def test_create_form_lists_rules_with_japanese_names(page, live):
+    page.goto("/")
+    wait_ready(page)
+    catalog = requests.get(f"{live.base}/v1/rules").json()
+    assert page.locator("#rules .rule").count() == len(catalog["rules"])
+    jb = next(r for r in catalog["rules"] if r["id"] == "jack_back")
+    row = page.locator("#rules .rule", has=page.locator("input[data-rule='jack_back']"))
+    assert jb["name_ja"] in row.inner_text()
+    page.select_option("#preset", "uecda")
+    assert page.locator("input[data-rule='jack_back']").is_checked() is (catalog["presets"]["uecda"]["jack_back"] is not False)
+    bots = requests.get(f"{live.base}/web/config.json").json()["bots"]
+    options = page.locator(".seat-kind").first.locator("option").all_inner_texts()
+    assert all(any(b in o for o in options) for b in bots)
+    # an unknown switch in the advanced JSON is refused by the API, and the page shows why
+    page.click("#create-form details summary")
+    page.fill("#rules-json", json.dumps({"no_such_rule": True}))
+    page.click("#create")
+    page.wait_for_function("() => document.querySelector('#create-error').textContent.length > 0")
+    assert "no_such_rule" in page.inner_text("#create-error")
+
+
+def test_judge_a_dispute(page, live):
+    gid, token = create_vs_bots(page, "uecda", seed=5)
+    games = page.evaluate("() => JSON.parse(localStorage.getItem('daifugo.games'))")
+    table = games[gid]["table_token"]
+    page.goto(f"/#table&game={gid}&token={table}")
+    page.wait_for_selector("#entry-panel:not([hidden])")
+    page.click("nav a[data-nav='judge']")
+    page.click("#judge-hold")
+    state = json.loads(page.input_value("#judge-state"))
+    assert state["players"][1]["hand"], "the table's view holds every hand"
+    wrong = (state["turn"] + 1) % 4 if state["turn"] is not None else 0
+    card = state["players"][wrong]["hand"][0]
+    page.fill("#judge-move", json.dumps({"seat": wrong, "action": "play", "cards": [card]}))
+    page.click("#judge-form button[type=submit]")
+    page.wait_for_selector("#judge-result .badge")
+    text = page.inner_text("#judge-result")
+    assert "rejected" in text and "not_your_turn" in text
+
+
+def test_import_a_record_and_replay_it(page, live):
+    r = requests.post(f"{live.base}/v1/games", json={"preset": "uecda", "seed": 2, "players": [
+        {"name": "a"}, {"name": "b", "bot": "random"}, {"name": "c", "bot": "random"}, {"name": "d", "bot": "random"}]})
+    g = r.json()
+    record = requests.get(f"{live.base}/v1/games/{g['game_id']}/record",
+                          headers={"Authorization": f"Bearer {g['table_token']}"}).text
+    page.goto("/")
+    wait_ready(page)
+    page.fill("#import-text", record)
+    page.click("#import-form button[type=submit]")
+    page.wait_for_selector("#view-replay:not([hidden])")
+    page.wait_for_selector("#rp-felt .seat")
+    page.fill("#import-text", "nonsense") if page.locator("#import-text").is_visible() else None
+    page.goto("/#new")
+    page.fill("#import-text", "preset: nanko\n")
+    page.click("#import-form button[type=submit]")
+    page.wait_for_function("() => document.querySelector('#import-error').textContent.length > 0")
+    assert "bad_record" in page.inner_text("#import-error")
+
+
+def test_table_mode_rejected_play_shows_its_reason(page, live):
+    page.goto("/")
+    wait_ready(page)
+    page.select_option("#preset", "nanko")
+    page.check("#table-mode")
+    page.select_option("#leader", "0")
+    page.click("#create")
+    page.wait_for_function("() => location.hash.startsWith('#table') || document.querySelector('#create-error').textContent")
+    err = page.inner_text("#create-error")
+    if err:
+        pytest.skip(f"table mode has not landed in the API yet (POST /v1/games with \"table\": true -> {err})")
+    page.wait_for_selector("#entry-panel:not([hidden])")
+    assert page.locator("#hand-panel[hidden]").count() == 1 or page.locator("#hand-panel").is_hidden()
+    # seat 2 plays out of turn: rejected, and the page says why
+    page.select_option("#entry-seat", "2")
+    page.select_option("#entry-action", "play")
+    page.fill("#entry-cards", "S9")
+    page.click("#entry-submit")
+    page.wait_for_selector("#entry-result .badge")
+    assert "not_your_turn" in page.inner_text("#entry-result")
+    assert page.locator("#entry-result.bad").count() == 1
+    assert "not_your_turn" in page.inner_text("#log")
+    # the leader plays: legal, and the verdict names the checks that could not be made
+    page.select_option("#entry-seat", "0")
+    page.fill("#entry-cards", "S9")
+    page.click("#entry-submit")
+    page.wait_for_selector("#entry-result.good")
+    assert page.locator("#entry-result .unchecked").count() == 1
+    page.wait_for_function("() => document.body.dataset.seq === '1'")
+    assert "9" in page.inner_text("#felt .field")
