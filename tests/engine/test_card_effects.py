@@ -1,5 +1,6 @@
 """Card effects (RULES.md §5): seven_pass, ten_discard, nine_reverse, bloody_mary, resurrection, five_skip."""
-from .helpers import bad, discard, game, give, hand, js, move, ok, only, pass_, passes, pending, play, refuse
+from .helpers import (bad, deal_again, discard, game, give, hand, js, move, ok, only, pass_, passes, pending, places,
+                      play, refuse)
 
 # --- seven pass -------------------------------------------------------------------------------------------------
 
@@ -256,3 +257,19 @@ def test_giving_or_taking_without_a_pending_decision_is_not_allowed():
     st = game("nanko", [["S7", "S4", "SK"], ["H9", "HA"]], SEVEN)
     bad(st, move(0, "give", ["S4"]), "not_allowed")
     bad(st, move(0, "take", ["S4"]), "not_allowed")
+
+
+def test_the_direction_resets_at_the_next_deal():
+    rules = only("nanko", nine_reverse={"scope": "deal"})
+    st = game("nanko", [["S9"], ["HA"], ["DT", "D4"]], rules)
+    _, st = play(st, 0, "S9")                       # out; counter-clockwise for the rest of the deal
+    assert js(st)["direction"] == -1 and js(st)["turn"] == 2
+    st = passes(st, 2, 1)
+    assert js(st)["direction"] == -1 and js(st)["turn"] == 2
+    _, st = play(st, 2, "DT")
+    _, st = play(st, 1, "HA")
+    assert places(st) == [1, 2, 3]
+    st = deal_again(st, [["S5", "S6"], ["H5", "H6"], ["D5", "D6"]])
+    assert js(st)["direction"] == 1 and js(st)["turn"] == 2
+    _, st = play(st, 2, "D5")
+    assert js(st)["turn"] == 0

@@ -235,3 +235,13 @@ def test_going_out_with_four_threes_is_allowed_the_order_before_the_play_counts(
     st = game("nanko", [["S3", "H3", "D3", "C3"], ["HA", "H4"], ["D5", "D4"]], rules)
     v, st = play(st, 0, "S3", "H3", "D3", "C3")
     assert "forbidden_finish" not in v.effects and places(st)[0] == 1
+
+
+def test_the_revolution_threshold_resets_at_the_next_deal():
+    st = game("nanko", [["S3", "S4", "S5", "S6", "S7"], ["HA", "H9"]], GREAT)
+    _, st = play(st, 0, "S3", "S4", "S5", "S6", "S7")
+    assert js(st)["phase"] == "deal_over"
+    st = deal_again(st, [["S9", "H9", "D9", "C9", "SK"], ["HA", "H4"]])
+    assert js(st)["revolution_min"] == 0 and js(st)["revolution"] is False
+    assert js(st)["turn"] == 1                              # the previous last leads
+    _, st = play(st, 1, "H4")
