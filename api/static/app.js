@@ -346,7 +346,11 @@ async function refresh() {
       const res = await api(`/v1/games/${S.game.id}`, { token: S.game.token });
       if (res.ok) {
         const seq = Number(res.headers.get("X-Referee-Seq"));
-        if (seq !== S.seq) { S.selected.clear(); S.chosen = null; }
+        if (seq !== S.seq) {
+          S.selected.clear(); S.chosen = null;
+          const pr = $("#proposal-result");
+          if (pr.classList.contains("good")) { pr.innerHTML = ""; pr.className = "result"; }
+        }
         S.state = res.data; S.seq = seq;
         await refreshLegal();
         renderGame();
@@ -784,7 +788,8 @@ function renderReplayState() {
   if (ev) box.appendChild(eventItem(ev));
   $$("#rp-log li").forEach((li) => li.classList.toggle("current", Number(li.dataset.seq) === seq));
   const cur = $("#rp-log li.current");
-  if (cur) cur.scrollIntoView({ block: "nearest" });
+  const ol = $("#rp-log");
+  if (cur) ol.scrollTop = Math.max(0, cur.offsetTop - ol.clientHeight / 2);
 }
 function stopAutoplay() { if (S.replay.timer) { clearInterval(S.replay.timer); S.replay.timer = null; $("#rp-play").classList.remove("on"); } }
 
