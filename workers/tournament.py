@@ -93,7 +93,8 @@ def summarize(records: list[dict]) -> dict:
     return out
 
 
-def progress(done: int, total: int, started: float, out=sys.stderr) -> None:
+def progress(done: int, total: int, started: float, out=None) -> None:
+    out = out or sys.stderr
     width = 30
     filled = int(width * done / total) if total else width
     elapsed = time.time() - started

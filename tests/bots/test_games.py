@@ -1,0 +1,180 @@
+"""Bots only see their seat; bot games end under every preset and random rule switches; tournaments."""
+import json
+import random
+
+import pytest
+
+from referee import actors, apply, catalog, legal_moves, new_game, next_deal, redact_event, state_from_json, \
+    state_to_json
+from workers.bots import make, mc
+from workers.tournament import play_match, run
+
+TINY_MC = {"playouts": 4, "budget_ms": 60000}
+
+
+class Spy:
+    """Wraps a bot and records every view it is given."""
+
+    def __init__(self, bot):
+        self.bot, self.views = bot, []
+        self.uses_history = getattr(bot, "uses_history", False)
+
+    def __call__(self, view, legal, rng, history=None):
+        self.views.append((json.loads(json.dumps(view)), history))
+        return self.bot(view, legal, rng, history=history)
+
+
+def test_a_bot_gets_only_its_seat_view(monkeypatch):
+    from workers import tournament
+
+    spies = {}
+
+    def fake_make(name, **opts):
+        spies.setdefault(name, []).append(Spy(make(name, **(TINY_MC if name == "mc" else {}))))
+        return spies[name][-1]
+
+    monkeypatch.setattr(tournament, "make", fake_make)
+    play_match({"preset": "nanko", "rules": None, "seats": ["mc", "greedy", "random", "greedy"], "deals": 1,
+                "index": 0, "seed": 3})
+    seen = 0
+    for name, lst in spies.items():
+        for spy in lst:
+            for view, history in spy.views:
+                mine = [p for p in view["players"] if p["hand"] is not None]
+                assert len(mine) == 1, "a bot saw another seat's hand"
+                assert view["seed"] is None and isinstance(view["out_of_play"], int)
+                seat = mine[0]["seat"]
+                for ev in history or ():
+                    assert all(h == len(h) if isinstance(h, list) and i != seat else True
+                               for i, h in enumerate(ev.get("hands", [])))
+                    for i, h in enumerate(ev.get("hands", [])):
+                        assert i == seat or isinstance(h, int)
+                seen += 1
+    assert seen > 20
+
+
+def _with_other_hands_swapped(st, seat, rng):
+    """The same table except that the other seats' hands are reshuffled among them (same counts)."""
+    table = state_to_json(st)
+    others = [p for p in table["players"] if p["seat"] != seat]
+    pool = [c for p in others for c in p["hand"]]
+    rng.shuffle(pool)
+    for p in others:
+        k = len(p["hand"])
+        p["hand"], pool = pool[:k], pool[k:]
+    return state_from_json(table)
+
+
+@pytest.mark.parametrize("bot_name", ["random", "greedy", "mc"])
+@pytest.mark.parametrize("preset", ["uecda", "nanko", "gekifugo"])
+def test_hidden_hands_do_not_change_a_choice(bot_name, preset):
+    st, _ = new_game(preset, None, ["a", "b", "c", "d"], seed=11)
+    rng = random.Random(0)
+    # play a few plies so that the field is not empty
+    for _ in range(6):
+        s = actors(st)[0]
+        _, st, _ = apply(st, make("greedy")(state_to_json(st, viewer=s), legal_moves(st, s), rng))
+    seat = actors(st)[0]
+    other = _with_other_hands_swapped(st, seat, random.Random(5))
+    assert state_to_json(other) != state_to_json(st)
+    assert state_to_json(other, viewer=seat) == state_to_json(st, viewer=seat)
+    bot = make(bot_name, **(TINY_MC if bot_name == "mc" else {}))
+    a = bot(state_to_json(st, viewer=seat), legal_moves(st, seat), random.Random(9))
+    b = bot(state_to_json(other, viewer=seat), legal_moves(other, seat), random.Random(9))
+    assert a == b
+
+
+def _random_switches(preset, rng):
+    ids = [r["id"] for r in catalog()["rules"] if r["id"] not in ("jokers", "stairs", "first_card")]
+    return {rid: rng.random() < 0.5 for rid in rng.sample(ids, 8)}
+
+
+@pytest.mark.parametrize("preset", ["uecda", "nanko", "gekifugo"])
+@pytest.mark.parametrize("case", range(2))
+def test_a_bot_game_with_random_rule_switches_ends(preset, case):
+    rng = random.Random(f"{preset}:{case}")
+    rules = _random_switches(preset, rng)
+    bots = [make("mc", playouts=2, budget_ms=60000), make("greedy"), make("random"), make("greedy")]
+    st, events = new_game(preset, rules, ["a", "b", "c", "d"], seed=case)
+    history = [redact_event(ev, 0) for ev in events]
+    for deal in range(2):
+        if deal:
+            st, events = next_deal(st)
+            history = [redact_event(ev, 0) for ev in events]
+        for _ in range(3000):
+            acting = actors(st)
+            if not acting:
+                break
+            s = acting[0]
+            legal = legal_moves(st, s)
+            move = bots[s](state_to_json(st, viewer=s), legal, random.Random(st.seq), history=history)
+            verdict, st, evs = apply(st, move)
+            assert verdict.legal, (rules, move, verdict.to_json())
+            history += [redact_event(ev, 0) for ev in evs]
+        assert st.phase == "deal_over", rules
+        assert sorted(p.place for p in st.players) == [1, 2, 3, 4]
+
+
+def test_mc_is_deterministic_under_a_seed_and_caps_its_playouts():
+    st, _ = new_game("nanko", None, ["a", "b", "c", "d"], seed=21)
+    seat = actors(st)[0]
+    view, legal = state_to_json(st, viewer=seat), legal_moves(st, seat)
+    bot = make("mc", playouts=9, budget_ms=60000)
+    first = bot(view, legal, random.Random(4))
+    assert bot.last_stats["playouts"] <= 9 and bot.last_stats["worlds"] >= 1
+    assert all(bot(view, legal, random.Random(4)) == first for _ in range(2))
+
+
+def test_mc_honours_its_time_budget():
+    import time
+
+    st, _ = new_game("gekifugo", None, ["a", "b", "c", "d"], seed=22)
+    s = actors(st)[0]
+    _, st, _ = apply(st, make("greedy")(state_to_json(st, viewer=s), legal_moves(st, s), random.Random(0)))
+    seat = actors(st)[0]
+    bot = make("mc", budget_ms=50, playouts=10 ** 6)
+    t0 = time.perf_counter()
+    bot(state_to_json(st, viewer=seat), legal_moves(st, seat), random.Random(1))
+    assert time.perf_counter() - t0 < 0.05 + 1.0
+
+
+def test_samples_agree_with_the_view_and_keep_given_cards_with_their_receiver():
+    from tests.bots.scenarios import SCENARIOS, do
+
+    st = SCENARIOS["seven_pass"][0]()
+    verdict, st, evs = apply(st, {"seat": 0, "action": "give", "cards": ["DK"]})
+    assert verdict.legal
+    history = [redact_event(ev, 0) for ev in evs]
+    assert mc.known_gifts(history, 0) == {1: {"DK"}}
+    view = state_to_json(st, viewer=0)
+    for i in range(5):
+        table = mc.sample_table(view, 0, random.Random(i), mc.known_gifts(history, 0))
+        assert "DK" in table["players"][1]["hand"]
+        assert [len(p["hand"]) for p in table["players"]] == [p["hand_count"] for p in view["players"]]
+        sampled = state_from_json(table)
+        assert state_to_json(sampled, viewer=0) == view
+
+
+def test_a_tournament_rotates_seats_and_reports_every_bot():
+    summary = run("uecda", ["greedy", "random", "random", "random"], deals=8, seed=1, match_deals=2,
+                  processes=1, show_progress=False)
+    assert summary["deals"] == 8
+    assert summary["bots"]["greedy"]["deals"] == 8 and summary["bots"]["random"]["deals"] == 24
+    g = summary["bots"]["greedy"]
+    assert g["ci95"][0] <= g["mean_place"] <= g["ci95"][1]
+    again = run("uecda", ["greedy", "random", "random", "random"], deals=8, seed=1, match_deals=2,
+                processes=2, show_progress=False)
+    assert again["bots"] == summary["bots"]
+
+
+def test_the_tournament_command_ends_with_one_json_line(capsys):
+    from workers.cli import main
+
+    assert main(["tournament", "--preset", "nanko", "--seats", "mc,greedy,random,random", "--deals", "4",
+                 "--seed", "2", "--match-deals", "1", "--processes", "2", "--mc-playouts", "3"]) == 0
+    out, err = capsys.readouterr()
+    last = json.loads(out.strip().splitlines()[-1])
+    assert last["preset"] == "nanko" and last["deals"] == 4
+    assert set(last["bots"]) == {"mc", "greedy", "random"}
+    assert set(last["bots"]["mc"]) == {"mean_place", "ci95", "first_share"}
+    assert "4/4 deals" in err
