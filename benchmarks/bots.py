@@ -1,0 +1,59 @@
+"""The mc bot's speed: playouts per second per preset.
+
+    python benchmarks/bots.py --decisions 8 --playouts 24
+
+For each preset, greedy self-play deals provide ``--decisions`` turn decisions with a real choice (taken
+spread over the deal); the mc bot searches each one with a playout cap (no time limit). Prints one line per
+preset, ``<preset> playouts_per_s=<n> ms_per_playout=<n> decisions=<n> playouts=<n>``. The machine is shared
+and noisy: compare ratios measured in one run.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from referee import actors, apply, legal_moves, new_game, state_to_json
+from referee.presets import PRESETS
+from workers.bots import make
+
+
+def decision_points(preset: str, wanted: int, seed: int):
+    rng = random.Random(seed)
+    greedy = make("greedy")
+    points = []
+    while len(points) < wanted:
+        st, _ = new_game(preset, None, ["a", "b", "c", "d"], rng.randrange(1 << 30))
+        while actors(st):
+            s = actors(st)[0]
+            legal = legal_moves(st, s)
+            view = state_to_json(st, viewer=s)
+            if not st.pending and len(legal) > 2 and rng.random() < 0.15 and len(points) < wanted:
+                points.append((view, legal))
+            _, st, _ = apply(st, greedy(view, legal, rng))
+    return points
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--decisions", type=int, default=8, help="decisions searched per preset")
+    parser.add_argument("--playouts", type=int, default=24, help="mc playout cap per decision")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    for preset in PRESETS:
+        bot = make("mc", playouts=args.playouts, budget_ms=10 ** 9)
+        total, elapsed = 0, 0.0
+        for i, (view, legal) in enumerate(decision_points(preset, args.decisions, args.seed)):
+            t0 = time.perf_counter()
+            bot(view, legal, random.Random(i))
+            elapsed += time.perf_counter() - t0
+            total += bot.last_stats.get("playouts", 0) if bot.last_stats else 0
+            bot.last_stats = {}
+        rate = total / elapsed if elapsed else 0.0
+        ms = 1000 * elapsed / total if total else 0.0
+        print(f"{preset} playouts_per_s={rate:.1f} ms_per_playout={ms:.2f} decisions={args.decisions} "
+              f"playouts={total}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
