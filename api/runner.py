@@ -15,6 +15,16 @@ from .redis_conn import embedded_url, start_embedded, stop_embedded
 from .settings import Settings
 
 
+def _die_with_parent() -> None:
+    """Linux: a child gets SIGTERM if this supervisor is killed outright, so none is orphaned."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
 def _no_control_socket() -> list[str]:
     """Newer gunicorns open a control socket at a fixed path; two services on one host would clash."""
     from gunicorn.config import KNOWN_SETTINGS
@@ -41,7 +51,8 @@ class Supervisor:
         return url
 
     def spawn(self, args: list[str]) -> subprocess.Popen:
-        proc = subprocess.Popen([sys.executable, *args], env=self.env, stdout=self.children_stdout)
+        proc = subprocess.Popen([sys.executable, *args], env=self.env, stdout=self.children_stdout,
+                                preexec_fn=_die_with_parent)
         self.children.append(proc)
         return proc
 

@@ -101,8 +101,10 @@ def _embedded_running(tmp_path) -> bool:
 
 
 def test_demo_prints_a_refereed_deal(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "api.cli", "demo", "--seed", "4"], capture_output=True, text=True,
-                         env=_env(REFEREE_DATA_DIR=str(tmp_path / "data")), timeout=120)
+    # demo's own --timeout is shorter, so it always gets to stop what it started
+    out = subprocess.run([sys.executable, "-m", "api.cli", "demo", "--seed", "4", "--timeout", "60"],
+                         capture_output=True, text=True, env=_env(REFEREE_DATA_DIR=str(tmp_path / "data")),
+                         timeout=150)
     assert out.returncode == 0, out.stderr[-2000:]
     lines = out.stdout.strip().splitlines()
     assert lines[0].startswith("game ") and '"seq": 0' in lines[1] and '"final"' in lines[-1]
