@@ -51,10 +51,7 @@ def test_a_human_seat_waits_for_its_turn(client, run_bots):
 
 
 def test_a_bot_turn_is_scheduled_once_per_seq(client, app, run_bots):
-    from rq import Queue
-    from rq.job import Job
 
-    from api.redis_conn import connect
 
     g = client.create(players=4, bots={0, 1, 2, 3}, seed=61)
     svc = app.extensions["referee.service"]
@@ -62,7 +59,7 @@ def test_a_bot_turn_is_scheduled_once_per_seq(client, app, run_bots):
     assert job_id(g["game_id"], 0) in queue.job_ids
     # scheduling the same (game, seq) again is a no-op
     state = svc.state_of(svc.load(g["game_id"]))
-    svc._schedule(g["game_id"], 0, state, [ "random"] * 4)
+    svc._schedule(g["game_id"], 0, state, ["random"] * 4)
     assert queue.job_ids.count(job_id(g["game_id"], 0)) == 1
     # a job run twice for the same seq plays once
     from workers.jobs import play
