@@ -200,7 +200,11 @@ async function createGame(ev) {
     try { Object.assign(overrides, JSON.parse(adv)); } catch (e) { $("#create-error").textContent = `JSON: ${e.message}`; return; }
   }
   if (Object.keys(overrides).length) body.rules = overrides;
-  if (table) { body.table = true; body.leader = Number($("#leader").value || 0); }
+  if (table) {
+    body.table = true;
+    const leader = Number($("#leader").value || 0);
+    if (leader) body.leader = leader;  // seat 0 leads by default
+  }
   const res = await api("/v1/games", { method: "POST", body });
   if (!res.ok) { $("#create-error").textContent = errText(res); return; }
   afterCreate(res.data, players, table);

@@ -212,3 +212,32 @@ def test_table_mode_rejected_play_shows_its_reason(page, live):
     assert page.locator("#entry-result .unchecked").count() == 1
     page.wait_for_function("() => document.body.dataset.seq === '1'")
     assert "9" in page.inner_text("#felt .field")
+
+
+def test_table_token_enters_a_real_tables_plays(page, live):
+    """The table device on an ordinary game: the table token proposes for any seat and sees each verdict."""
+    r = requests.post(f"{live.base}/v1/games", json={"preset": "uecda", "seed": 9, "players": [
+        {"name": n} for n in ("a", "b", "c", "d")]})
+    g = r.json()
+    st = g["state"]
+    page.goto(f"/#table&game={g['game_id']}&token={g['table_token']}")
+    page.wait_for_selector("#entry-panel:not([hidden])")
+    assert page.input_value("#entry-seat") == str(st["turn"])  # defaults to whose turn it is
+    wrong = (st["turn"] + 1) % 4
+    page.select_option("#entry-seat", str(wrong))
+    page.fill("#entry-cards", st["players"][wrong]["hand"][0])
+    page.click("#entry-submit")
+    page.wait_for_selector("#entry-result.bad .badge")
+    assert "not_your_turn" in page.inner_text("#entry-result")
+    assert "not_your_turn" in page.inner_text("#log")
+    legal = requests.get(f"{live.base}/v1/games/{g['game_id']}/legal-moves?seat={st['turn']}",
+                         headers={"Authorization": f"Bearer {g['table_token']}"}).json()["moves"]
+    play = next(m for m in legal if m["action"] == "play")
+    page.select_option("#entry-seat", str(st["turn"]))
+    page.fill("#entry-cards", " ".join(play["cards"]))
+    page.fill("#entry-extra", json.dumps({k: v for k, v in play.items() if k not in ("seat", "action", "cards")}))
+    page.click("#entry-submit")
+    page.wait_for_selector("#entry-result.good")
+    page.wait_for_function("() => document.body.dataset.seq === '1'")
+    for card in play["cards"]:
+        assert page.locator(f"#felt .field .card[data-card='{card}']").count() == 1
