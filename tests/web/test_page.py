@@ -67,6 +67,13 @@ def play_seat_to_the_end_of_the_deal(page, budget_s=150):
     pytest.fail("the deal did not end in time")
 
 
+@pytest.mark.parametrize("preset,seed", [("gekifugo", 4), ("uecda", 1)])
+def test_play_a_deal_in_every_preset(page, live, preset, seed):
+    create_vs_bots(page, preset, seed=seed)
+    assert play_seat_to_the_end_of_the_deal(page) > 0
+    page.wait_for_selector("#felt .over")
+
+
 def test_play_a_deal_against_three_bots_then_replay_it(page, live):
     gid, token = create_vs_bots(page, "nanko", seed=7)
     assert page.locator("#felt .seat").count() == 4
@@ -80,6 +87,14 @@ def test_play_a_deal_against_three_bots_then_replay_it(page, live):
     state = requests.get(f"{live.base}/v1/games/{gid}", headers={"Authorization": f"Bearer {token}"}).json()
     assert state["phase"] == "deal_over"
     assert state["players"][0]["place"] is not None
+    # the next deal: the exchange is chosen by clicking too (the pending decision says what is due)
+    page.click("#next-deal")
+    page.wait_for_function("() => document.body.dataset.phase !== 'deal_over'")
+    assert "2" in page.inner_text("#status")
+    play_seat_to_the_end_of_the_deal(page)
+    events = requests.get(f"{live.base}/v1/games/{gid}/events", headers={"Authorization": f"Bearer {token}"}).json()
+    gives = [e for e in events["events"] if e["type"] == "move" and e["move"]["action"] == "give"]
+    assert any(e["move"]["seat"] == 0 for e in gives), "in a 4-seat nanko exchange every seat gives"
     last_seq = int(page.get_attribute("body", "data-seq"))
 
     # --- the replay: scrub to the start, to the middle, step, to the end
