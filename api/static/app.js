@@ -105,7 +105,7 @@ function cardEl(code, cls = "") {
 }
 function cardsText(cards) {
   if (typeof cards === "number") return `${cards} ${t("hidden")}`;
-  return (cards || []).map((c) => (c.startsWith("JK") ? "🃏" : (SUITS[c[0]] || c[0]) + (c[1] === "T" ? "10" : c.slice(1)))).join(" ");
+  return (cards || []).map((c) => (c.startsWith("JK") ? c : (SUITS[c[0]] || c[0]) + (c[1] === "T" ? "10" : c.slice(1)))).join(" ");
 }
 function ruleName(id) {
   const r = S.catalog && S.catalog.rules.find((x) => x.id === id);
@@ -444,7 +444,7 @@ function lockChips(st) {
 }
 function renderStatus(dl, st, acting) {
   const rows = [
-    [t("deal"), st.deal], [t("phase"), st.phase], [t("seq"), st.seq],
+    [t("deal"), st.deal], [t("phase"), I18N.en[`phase_${st.phase}`] ? t(`phase_${st.phase}`) : st.phase], [t("seq"), st.seq],
     [t("turn"), acting.length ? acting.map((s) => `${s} (${escapeHtml(st.players[s].name)})`).join(", ") : "—"],
     [t("order"), `${t(st.order === "reversed" ? "reversed" : "normal")}${st.revolution ? " · " + t("revolution") : ""}${st.jack_back ? " · " + t("jack_back") : ""}`],
     [t("direction"), st.direction === -1 ? t("counter") : t("clockwise")],

@@ -31,6 +31,7 @@ window.I18N = {
     seat_link: "Seat {n} ({name})", bot_seat: "bot: {bot}", copy: "copy link",
     discards: "discards", finish_order: "finished", unknown_hand: "hand unknown (table mode)",
     seq: "seq", hidden: "hidden", nothing_selected: "select cards first",
+    phase_play: "play", phase_exchange: "exchange", phase_deal_over: "deal over",
   },
   ja: {
     title: "審判", nav_new: "新しいゲーム", nav_table: "卓", nav_replay: "リプレイ", nav_judge: "裁定",
@@ -63,5 +64,6 @@ window.I18N = {
     seat_link: "席{n}（{name}）", bot_seat: "ボット：{bot}", copy: "リンクをコピー",
     discards: "捨て札", finish_order: "上がり", unknown_hand: "手札不明（卓モード）",
     seq: "手数", hidden: "非公開", nothing_selected: "先にカードを選んでください",
+    phase_play: "対局中", phase_exchange: "カード交換", phase_deal_over: "終了",
   },
 };
