@@ -579,7 +579,7 @@ function renderHand(st, acting) {
       ce.addEventListener("click", () => toggleCard(code));
       hand.appendChild(ce);
     }
-    if (p.unknown) hand.insertAdjacentHTML("beforeend", `<span class="muted"> + ${p.unknown} ?</span>`);
+    if (p.unknown) hand.insertAdjacentHTML("beforeend", `<span class="muted">${p.hand.length ? "+ " : ""}${p.unknown} ${t("cards_left")} · ${t("unknown_hand")}</span>`);
   }
   // declarations (gekifugo: declarations_required)
   const decl = $("#declare");
