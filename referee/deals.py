@@ -54,8 +54,15 @@ def _hands(rules, n, dealer, seed, hands):
     return masks, out_of_play
 
 
-def new_game(preset="uecda", rules=None, players=None, seed=None, hands=None):
-    """A new match: (state, [game_created event])."""
+def table_counts(rules, n: int, dealer: int) -> list[int]:
+    """Table mode: how many cards each seat holds after an even deal from the seat after the dealer."""
+    jokers = rules.params("jokers")["count"] if rules.on("jokers") else 0
+    size = deck(jokers).bit_count()
+    return [size // n + (1 if (seat - dealer - 1) % n < size % n else 0) for seat in range(n)]
+
+
+def new_game(preset="uecda", rules=None, players=None, seed=None, hands=None, table=False, leader=None):
+    """A new match: (state, [game_created event]). ``table``: a real table's game, hands unknown."""
     ruleset = build_ruleset(preset, rules)
     if not isinstance(players, (list, tuple)) or not 2 <= len(players) <= MAX_PLAYERS:
         raise InputError("bad_players", f"a game needs 2 to {MAX_PLAYERS} players")
@@ -64,6 +71,20 @@ def new_game(preset="uecda", rules=None, players=None, seed=None, hands=None):
         seed = random.SystemRandom().randrange(2 ** 31)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise InputError("bad_seed", "seed must be a whole number")
+    if leader is not None and (isinstance(leader, bool) or not isinstance(leader, int)
+                               or not 0 <= leader < len(names)):
+        raise InputError("bad_leader", f"leader must be a seat number from 0 to {len(names) - 1}")
+    if table:
+        if hands is not None:
+            raise InputError("bad_hands", "a table-mode game starts with unknown hands: correct them later")
+        counts = table_counts(ruleset, len(names), 0)
+        st = State(rules=ruleset, players=tuple(Player(i, nm, 0, None, c) for i, (nm, c) in
+                                                enumerate(zip(names, counts))), seed=seed, phase="play", table=True)
+        event = {"seq": 0, "type": "game_created", **ruleset.to_json(), "players": names, "seed": seed,
+                 "table": True, "leader": leader, "hands": None}
+        return replace(st, turn=leader or 0), [event]
+    if leader is not None:
+        raise InputError("bad_leader", "leader is for table-mode games; otherwise the first card's holder leads")
     masks, out = _hands(ruleset, len(names), 0, f"{seed}:1", hands)
     st = State(rules=ruleset, players=tuple(Player(i, nm, m) for i, (nm, m) in enumerate(zip(names, masks))),
                out_of_play=out, seed=seed, phase="play")
@@ -119,14 +140,50 @@ def next_deal(st, hands=None, proceed=None):
     top = places.index(1)
     days = st.days + 1 if st.previous_places and st.previous_places.index(1) == top else 1
     dealer = places.index(n)
-    masks, out = _hands(rs, n, dealer, f"{st.seed}:{st.deal + 1}", hands)
-    players = tuple(Player(p.seat, p.name, m) for p, m in zip(st.players, masks))
+    if st.table:
+        if hands is not None:
+            raise InputError("bad_hands", "a table-mode deal starts with unknown hands: correct them later")
+        masks, out = [0] * n, 0
+        players = tuple(Player(p.seat, p.name, 0, None, c) for p, c in zip(st.players, table_counts(rs, n, dealer)))
+    else:
+        masks, out = _hands(rs, n, dealer, f"{st.seed}:{st.deal + 1}", hands)
+        players = tuple(Player(p.seat, p.name, m) for p, m in zip(st.players, masks))
     new = State(rules=rs, players=players, seq=st.seq + 1, deal=st.deal + 1, phase="exchange", out_of_play=out,
                 first_play=False, dealer=dealer, seed=st.seed, previous_places=places, exchange_counts=counts,
-                days=days)
+                days=days, table=st.table)
     new = replace(new, pending=exchange_queue(new))
     log = []
     new = proceed(new, log)
-    event = {"seq": new.seq, "type": "deal_started", "deal": new.deal, "hands": [codes(m) for m in masks],
-             "outcome": log}
+    event = {"seq": new.seq, "type": "deal_started", "deal": new.deal,
+             "hands": None if st.table else [codes(m) for m in masks], "outcome": log}
     return new, [event]
+
+
+def correct_hands(st, hands):
+    """Table mode: the real hands of some seats (a list with null for seats left unknown), checked against
+    everything played so far: (state, [hands_corrected event])."""
+    if not st.table:
+        raise InputError("not_table", "hands can only be corrected in a table-mode game")
+    if not isinstance(hands, list) or len(hands) != len(st.players):
+        raise InputError("bad_hands", f"hands must list {len(st.players)} entries (null for a seat left unknown)")
+    taken = st.seen()
+    new = st
+    for seat, given in enumerate(hands):
+        if given is None:
+            continue
+        try:
+            mask = parse_many(given)
+        except InputError as e:
+            raise InputError("bad_hands", f"seat {seat}: {e.message}") from None
+        p = st.players[seat]
+        if p.hand & ~mask:
+            raise InputError("bad_hands", f"seat {seat} is known to hold {' '.join(codes(p.hand & ~mask))}")
+        clash = mask & taken & ~p.hand
+        if clash:
+            raise InputError("bad_hands", f"seat {seat} cannot hold {' '.join(codes(clash))}: already seen elsewhere")
+        if mask.bit_count() != p.left:
+            raise InputError("bad_hands", f"seat {seat} holds {p.left} card(s), not {mask.bit_count()}")
+        taken |= mask
+        new = new.with_player(seat, hand=mask, unknown=0)
+    new = replace(new, seq=st.seq + 1)
+    return new, [{"seq": new.seq, "type": "hands_corrected", "hands": hands}]

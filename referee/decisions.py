@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from .cards import JOKERS_MASK, NORMAL_MASK, cards_of, codes, count, rank_mask, rank_name
 from .rules import forbidden_finish
+from .play import not_held
 from .rules.base import PlayContext, Rejection
 from .shapes import readings
 from .state import After, Field, strength
@@ -19,13 +20,15 @@ VERBS = {"give": "give", "discard": "discard", "take": "take", "request": "name 
 def describe(p) -> str:
     what = f"seat {p.seat} must {VERBS[p.action]}"
     if p.action in ("give", "discard"):
-        what += f" {p.count} card(s)"
+        what += f" {'1 to ' if p.upto else ''}{p.count} card(s)"
         if p.strongest:
             what += " (its strongest)"
         if p.rank is not None:
             what += f" of rank {rank_name(p.rank)}"
         if p.to is not None:
             what += f" to seat {p.to}"
+        if p.upto:
+            what += ", or pass if it holds none"
     elif p.action == "take":
         what += " 1 card from the discard pile"
     elif p.action == "request":
@@ -55,20 +58,23 @@ def is_strongest(chosen: int, hand: int, k: int, reversed_order: bool) -> bool:
     return chosen & must == must and count(chosen & tied) == need and chosen & ~(must | tied) == 0
 
 
-def _allowed(p, hand):
-    """The cards a give/discard may use."""
+def _rank_filter(p) -> int:
     if p.rank is None:
-        return hand
-    return hand & (JOKERS_MASK if p.rank == 13 else rank_mask(p.rank))
+        return ~0
+    return JOKERS_MASK if p.rank == 13 else rank_mask(p.rank)
+
+
+def _allowed(p, hand):
+    """The seen cards of ``hand`` a give/discard may use."""
+    return hand & _rank_filter(p)
 
 
 def _move_cards(st, p, cards, log):
+    st = st.without(p.seat, cards)
     if p.action == "give":
-        st = st.with_player(p.seat, hand=st.hand(p.seat) & ~cards)
         st = st.with_player(p.to, hand=st.hand(p.to) | cards)
         log.append({"kind": "give", "from": p.seat, "to": p.to, "cards": codes(cards), "rule": p.rule})
     else:
-        st = st.with_player(p.seat, hand=st.hand(p.seat) & ~cards)
         st = replace(st, discard=st.discard | cards)
         log.append({"kind": "discard", "seat": p.seat, "cards": codes(cards), "rule": p.rule})
     return replace(st, pending=st.pending[1:])
@@ -76,6 +82,8 @@ def _move_cards(st, p, cards, log):
 
 def _auto_choice(st, p):
     """The cards of a give/discard when there is nothing to choose, else None."""
+    if st.players[p.seat].unknown:
+        return None  # table mode: the seat names the cards
     hand = _allowed(p, st.hand(p.seat))
     if count(hand) <= p.count:
         return hand
@@ -94,7 +102,9 @@ def normalize(st, log):
     while st.pending:
         p = st.pending[0]
         if p.action in ("give", "discard"):
-            n = min(p.count, count(_allowed(p, st.hand(p.seat))))
+            if p.upto:
+                return st  # table mode: only the asked seat can say whether it holds the rank
+            n = min(p.count, count(_allowed(p, st.hand(p.seat))) + st.players[p.seat].unknown)
             if n == 0:
                 st = replace(st, pending=st.pending[1:])
                 continue
@@ -111,7 +121,7 @@ def normalize(st, log):
                 continue
             return st
         elif p.action == "request":
-            n = min(p.count, count(st.hand(p.to)))
+            n = min(p.count, st.left(p.to))
             if n == 0:
                 st = replace(st, pending=st.pending[1:])
                 continue
@@ -143,23 +153,27 @@ def judge(st, mv):
         if mv.cards != jokers or count(jokers) != head.count:
             return Rejection("wrong_count", f"a cut back is exactly {head.count} joker(s), as many as the cutting "
                              "play had cards (cut_back)", "cut_back")
-        if mv.cards & ~st.hand(mv.seat):
-            return Rejection("not_in_hand", f"seat {mv.seat} does not hold {' '.join(codes(mv.cards & ~st.hand(mv.seat)))}")
-        return None
+        missing = st.unheld(mv.seat, mv.cards)
+        return not_held(st, mv.seat, missing) if missing else None
     if mv.seat != head.seat:
         return Rejection("pending_decision", f"waiting: {describe(head)}", head.rule)
+    if head.upto and mv.action == "pass":
+        return None  # "not held"
     if mv.action != head.action:
         return Rejection("pending_decision", f"first, {describe(head)}", head.rule)
     hand = st.hand(mv.seat)
     if head.action in ("give", "discard"):
-        if count(mv.cards) != head.count:
-            return Rejection("wrong_count", f"{describe(head)}, not {count(mv.cards)}", head.rule)
-        if mv.cards & ~hand:
-            return Rejection("not_in_hand", f"seat {mv.seat} does not hold {' '.join(codes(mv.cards & ~hand))}")
-        if mv.cards & ~_allowed(head, hand):
+        n = count(mv.cards)
+        if n != head.count and not (head.upto and 1 <= n <= head.count):
+            return Rejection("wrong_count", f"{describe(head)}, not {n}", head.rule)
+        missing = st.unheld(mv.seat, mv.cards)
+        if missing:
+            return not_held(st, mv.seat, missing)
+        if mv.cards & ~_rank_filter(head):
             return Rejection("not_allowed", f"only cards of rank {rank_name(head.rank)} may be handed over for "
                              "this request (exchange_request)", head.rule)
-        if head.strongest and not is_strongest(mv.cards, hand, head.count, head.reversed):
+        if head.strongest and not st.players[mv.seat].unknown and \
+                not is_strongest(mv.cards, hand, head.count, head.reversed):
             must, tied, need = strongest_split(hand, head.count, head.reversed)
             return Rejection("not_allowed", f"these must be the {head.count} strongest cards of the hand "
                              f"({' '.join(codes(must))}{' and ' + str(need) + ' of ' + ' '.join(codes(tied)) if need else ''}) "
@@ -185,6 +199,17 @@ def judge(st, mv):
 def apply(st, mv, log):
     """Apply an accepted answer; returns the new state (pending possibly not yet normalized)."""
     head = st.pending[0]
+    if head.upto and mv.action == "pass":
+        log.append({"kind": "request", "seat": head.to, "rank": rank_name(head.rank), "held": False,
+                    "rule": head.rule})
+        ask = st.pending[1]
+        return replace(st, pending=(replace(ask, banned=ask.banned + (head.rank,)),) + st.pending[2:])
+    if head.upto:
+        ask = st.pending[1]
+        rest = ask.count - count(mv.cards)
+        st = _move_cards(st, head, mv.cards, log)
+        queue = st.pending[1:]
+        return replace(st, pending=((replace(ask, count=rest),) if rest else ()) + queue)
     if head.action == "cut_back":
         if mv.action == "pass":
             log.append({"kind": "decline", "seat": mv.seat, "rule": "cut_back"})
@@ -201,6 +226,11 @@ def apply(st, mv, log):
 
 def _request(st, head, mv, log):
     asked = head.to
+    if st.players[asked].unknown:
+        # table mode: the asked seat answers with the cards, or passes for "not held"
+        upto = min(head.count, mv.count or head.count)
+        answer = head.__class__(asked, "give", upto, head.rule, to=mv.seat, rank=mv.rank, upto=True)
+        return replace(st, pending=(answer,) + st.pending)
     held = st.hand(asked) & (JOKERS_MASK if mv.rank == 13 else rank_mask(mv.rank))
     if not held:
         log.append({"kind": "request", "seat": mv.seat, "rank": rank_name(mv.rank), "held": False,
@@ -219,12 +249,11 @@ def _request(st, head, mv, log):
 
 def _cut_back(st, mv, log):
     reading = readings(mv.cards, frozenset())[0]
-    hand_after = st.hand(mv.seat) & ~mv.cards
-    st = st.with_player(mv.seat, hand=hand_after)
+    st = st.without(mv.seat, mv.cards)
     beneath = st.beneath | (st.field.reading.mask if st.field else 0)
     log.append({"kind": "cut_back", "seat": mv.seat, "cards": codes(mv.cards), "rule": "cut_back"})
     went_out = ()
-    if hand_after == 0:
+    if st.left(mv.seat) == 0:
         params = st.rules.params("forbidden_finish")
         why = None
         if params is not None:

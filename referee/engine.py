@@ -65,7 +65,7 @@ def _apply_effects(st, plan: Plan, log):
                 if st.active(s):
                     queue.append(Pending(s, "discard", e.count, e.rule, strongest=True, reversed=ctx.reversed))
         elif isinstance(e, Resurrect):
-            if ctx.hand_after:
+            if ctx.left_after:
                 queue.append(Pending(seat, "take", 1, e.rule))
         elif isinstance(e, SevenPass):
             to = st.next_active(seat)
@@ -80,7 +80,7 @@ def _apply_effects(st, plan: Plan, log):
     if ctx.special == "attach_revolution":
         st = replace(st, lock_suits=0, lock_kind=None, rank_lock=False)
     went_out = ()
-    if ctx.hand_after == 0:
+    if ctx.left_after == 0:
         params = st.rules.params("forbidden_finish")
         went_out = ((seat, forbidden_finish.why(ctx, plan.effects, params) if params else None),)
     return replace(st, pending=tuple(queue), after=After(seat, cut=cut, skip=skip, went_out=went_out))
@@ -92,7 +92,7 @@ def _play(st, plan: Plan, log):
     beneath = st.beneath
     if field is not None and ctx.special != "attach_revolution":
         beneath |= field.reading.mask
-    st = st.with_player(ctx.seat, hand=ctx.hand_after)
+    st = st.without(ctx.seat, ctx.reading.mask)
     st = replace(st, field=Field(plan.field_reading, ctx.seat), beneath=beneath, trick_plays=st.trick_plays + 1,
                  first_play=False, turn=None)
     log.append({"kind": "play", "seat": ctx.seat, "cards": codes(ctx.reading.mask), "shape": plan.field_reading.shape,
@@ -136,6 +136,24 @@ def _summary(seat, mv, plan, extra_effects):
     return text, tuple(fired)
 
 
+def _unchecked(st, mv) -> tuple:
+    """Table mode: what the referee had to take on trust."""
+    if not st.table:
+        return ()
+    out = []
+    if mv.cards & ~st.hand(mv.seat):
+        out.append("not_in_hand")
+    head = st.pending[0] if st.pending else None
+    if head is not None and head.seat == mv.seat and st.players[mv.seat].unknown:
+        if head.strongest:
+            out.append("strongest_cards")
+        if head.upto and mv.action == "pass":
+            out.append("rank_not_held")
+    if mv.action == "play" and st.first_play and st.rules.on("first_card") and st.players[mv.seat].unknown:
+        out.append("first_card_holder")
+    return tuple(out)
+
+
 def apply(st, move):
     """(verdict, new state, events). An illegal move leaves the state as it was and yields no event."""
     try:
@@ -171,7 +189,7 @@ def apply(st, move):
     extra = [x["rule"] for x in log if x.get("kind") in ("finish", "capital_fall", "gekokujo") and x.get("rule")]
     message, effects = _summary(mv.seat, mv, plan, extra)
     verdict = Verdict(True, None, message, effects, plan.ctx.reading.as_map() if plan else {},
-                      plan.void if plan else ())
+                      plan.void if plan else (), unchecked=_unchecked(st, mv))
     new = replace(new, seq=st.seq + 1)
     event = {"seq": new.seq, "type": "move", "move": mv.to_json(), "verdict": verdict.to_json(), "outcome": log}
     return verdict, new, [event]

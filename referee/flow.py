@@ -104,10 +104,11 @@ def finish(st, seat, forbidden, log):
     if place == 1 and rs.on("capital_fall"):
         top = capital_fall.fallen(st.previous_places, seat)
         if top is not None and st.active(top):
-            hand = st.hand(top)
+            hand, unseen = st.hand(top), st.players[top].unknown
             last = _free_places(st)[-1]
-            st = st.with_player(top, hand=0, place=last)
-            st = replace(st, discard=st.discard | hand, finish_order=st.finish_order + (top,))
+            st = st.with_player(top, hand=0, unknown=0, place=last)
+            st = replace(st, discard=st.discard | hand, finish_order=st.finish_order + (top,),
+                         hidden_discards=st.hidden_discards + unseen)
             log.append({"kind": "capital_fall", "seat": top, "place": last, "cards": codes(hand),
                         "rule": "capital_fall"})
     return end_if_over(st, log)
@@ -133,7 +134,7 @@ def finish_empty_hands(st, first, log):
     n = len(st.players)
     for i in range(n):
         seat = (first + i * st.direction) % n
-        if st.phase != "deal_over" and st.active(seat) and st.hand(seat) == 0:
+        if st.phase != "deal_over" and st.active(seat) and st.left(seat) == 0:
             st = finish(st, seat, None, log)
     return st
 
@@ -165,8 +166,9 @@ def open_cut_back_window(st):
     """Right after a cut, the seats holding enough jokers may cut back (切り返し)."""
     a = st.after
     n = st.field.reading.n if st.field else 0
-    seats = [s for s in st.active_seats()
-             if s != a.seat and (st.hand(s) & JOKERS_MASK).bit_count() >= n > 0]
+    unseen_jokers = (JOKERS_MASK & ~st.seen()).bit_count()
+    seats = [s for s in st.active_seats() if s != a.seat and n > 0 and
+             (st.hand(s) & JOKERS_MASK).bit_count() + min(st.players[s].unknown, unseen_jokers) >= n]
     st = replace(st, after=replace(a, window_done=True))
     if seats:
         st = replace(st, pending=tuple(Pending(s, "cut_back", n, cut_back.ID) for s in seats))

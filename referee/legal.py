@@ -6,9 +6,9 @@ comes with and without its decline.
 """
 from __future__ import annotations
 
-from itertools import combinations, permutations
+from itertools import combinations, islice, permutations
 
-from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, card, cards_of, codes, rank_mask
+from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, card, cards_of, codes, deck, rank_mask
 from .decisions import _allowed, is_strongest, window
 from .moves import Move
 from .play import judge_play
@@ -17,6 +17,7 @@ from .rules.base import Rejection
 from .shapes import SEQUENCES, readings
 
 EFFECT_DECLARATIONS = sorted(DECLARABLE - set(SEQUENCES))
+MAX_DECISION_MOVES = 2000  # table mode: choosing among unseen cards is listed up to this many ways
 
 
 def _subsets(bits: list[int], lo: int):
@@ -63,8 +64,18 @@ def _sizes(st):
     return sizes
 
 
-def _candidates(hand: int, rules, sizes=None) -> set[int]:
-    """Card sets that may form one play (the judge decides); only of ``sizes`` when given."""
+def possible_cards(st, seat) -> int:
+    """The cards ``seat`` may hold: its hand, plus every unseen card while part of its hand is unknown."""
+    p = st.players[seat]
+    if not p.unknown:
+        return p.hand
+    jokers = st.rules.params("jokers")["count"] if st.rules.on("jokers") else 0
+    return p.hand | (deck(jokers) & ~st.seen())
+
+
+def _candidates(hand: int, rules, sizes=None, swaps=True) -> set[int]:
+    """Card sets that may form one play (the judge decides); only of ``sizes`` when given. With ``swaps``,
+    a held card of a sequence may also be left in hand and replaced by a joker."""
     jokers = cards_of(hand & JOKERS_MASK)
     nj = len(jokers)
     joker_sets = [0] + [1 << j for j in jokers] + ([hand & JOKERS_MASK] if nj == 2 else [])
@@ -88,18 +99,18 @@ def _candidates(hand: int, rules, sizes=None) -> set[int]:
                 if missing > nj:
                     break  # longer runs from this start miss at least as many
                 if sizes is None or len(slots) in sizes:
-                    _fill(slots, mask, hand, jokers, missing, out)
+                    _fill(slots, mask, hand, jokers, missing, out, swaps)
     return out
 
 
-def _fill(slots, mask, hand, jokers, missing, out):
+def _fill(slots, mask, hand, jokers, missing, out, swaps):
     base = mask & hand
-    if not jokers:
+    if not jokers or not swaps and not missing:
         out.add(base)
         return
     held = [c for c in slots if hand >> c & 1]
     # any held slot may also be left in hand and filled by a joker instead
-    for k in range(missing, len(jokers) + 1):
+    for k in range(missing, (len(jokers) if swaps else missing) + 1):
         for kept_out in combinations(held, k - missing):
             m = base & ~sum(1 << c for c in kept_out)
             for js in combinations(jokers, k):
@@ -122,7 +133,10 @@ def _outcome_readings(mask, rules):
 def _play_moves(st, seat):
     rules = st.rules
     moves, seen = [], set()
-    for mask in _candidates(st.hand(seat), rules, _sizes(st)):
+    p = st.players[seat]
+    for mask in _candidates(possible_cards(st, seat), rules, _sizes(st), swaps=not p.unknown):
+        if mask.bit_count() > p.left or (mask & ~p.hand).bit_count() > p.unknown:
+            continue
         for reading in _outcome_readings(mask, rules):
             as_map = reading.as_map()
             variants = []
@@ -164,7 +178,7 @@ def _decision_moves(st, seat):
     if head.action == "cut_back":
         if seat not in {p.seat for p in window(st)}:
             return []
-        jokers = cards_of(hand & JOKERS_MASK)
+        jokers = cards_of(possible_cards(st, seat) & JOKERS_MASK)
         out = [{"seat": seat, "action": "pass"}]
         for js in combinations(jokers, head.count):
             out.append({"seat": seat, "action": "cut_back", "cards": codes(sum(1 << j for j in js))})
@@ -172,11 +186,16 @@ def _decision_moves(st, seat):
     if seat != head.seat:
         return []
     if head.action in ("give", "discard"):
-        pool = cards_of(_allowed(head, hand))
-        out = []
-        for combo in combinations(pool, head.count):
-            mask = sum(1 << c for c in combo)
-            if head.strongest and not is_strongest(mask, hand, head.count, head.reversed):
+        pool = cards_of(_allowed(head, possible_cards(st, seat)))
+        out = [{"seat": seat, "action": "pass"}] if head.upto else []
+        sizes = range(1, head.count + 1) if head.upto else (head.count,)
+        combos = (c for k in sizes for c in combinations(pool, k))
+        unknown = st.players[seat].unknown
+        fits = (m for m in (sum(1 << c for c in combo) for combo in combos)
+                if (m & ~hand).bit_count() <= unknown)
+        for mask in islice(fits, MAX_DECISION_MOVES):
+            if head.strongest and not st.players[seat].unknown and \
+                    not is_strongest(mask, hand, head.count, head.reversed):
                 continue
             out.append({"seat": seat, "action": head.action, "cards": codes(mask)})
         return out

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import codes, count
+from .cards import codes
 from .effects import Unlock, ordered
 from .rules import DECLARABLE, RULES
 from .rules.base import PlayContext, Rejection
@@ -103,12 +103,11 @@ def judge_play(state, move):
     """A Plan for a legal play, or a Rejection."""
     rs = state.rules
     seat = move.seat
-    hand = state.hand(seat)
     if not move.cards:
         return Rejection("invalid_cards", "a play needs at least one card (to pass, use action pass)")
-    missing = move.cards & ~hand
+    missing = state.unheld(seat, move.cards)
     if missing:
-        return Rejection("not_in_hand", f"seat {seat} does not hold {' '.join(codes(missing))}")
+        return not_held(state, seat, missing)
     unknown = move.declare - DECLARABLE - {"counter_revolution"}
     if unknown:
         return Rejection("invalid_declaration", f"unknown declaration(s) {', '.join(sorted(unknown))}: declare "
@@ -132,10 +131,10 @@ def judge_play(state, move):
         cands = [r for r in cands if r.shape in declared_shapes]
     field = state.field.reading if state.field else None
     reversed_order = state.reversed
-    hand_after = hand & ~move.cards
+    left_after = state.left(seat) - move.cards.bit_count()
     best, best_rej = [], None
     for reading in cands:
-        ctx = PlayContext(state, seat, reading, field, reversed_order, move.declare, move.decline, None, hand_after)
+        ctx = PlayContext(state, seat, reading, field, reversed_order, move.declare, move.decline, None, left_after)
         rej = _check(ctx, reading, field, rs)
         special = None
         if field is not None and (rej is not None or rs.declarations):
@@ -143,7 +142,7 @@ def judge_play(state, move):
         if special is not None:
             rule_id, combined = special
             ctx = PlayContext(state, seat, reading, field, reversed_order, move.declare, move.decline, rule_id,
-                              hand_after)
+                              left_after)
             best.append((ctx, combined))
         elif rej is None:
             best.append((ctx, reading))
@@ -161,5 +160,8 @@ def judge_play(state, move):
     return plans[0][1]
 
 
-def cards_text(mask: int) -> str:
-    return " ".join(codes(mask)) if count(mask) else "nothing"
+def not_held(state, seat, missing) -> Rejection:
+    if state.table:
+        return Rejection("not_in_hand", f"seat {seat} cannot hold {' '.join(codes(missing))}: "
+                         f"{'already seen elsewhere' if missing & state.seen() else 'more cards than it has'}")
+    return Rejection("not_in_hand", f"seat {seat} does not hold {' '.join(codes(missing))}")

@@ -44,6 +44,8 @@ def _pending_json(p: Pending) -> dict:
         out["order"] = "reversed" if p.reversed else "normal"
     if p.banned:
         out["not_held"] = ["JK" if r == 13 else RANKS[r] for r in p.banned]
+    if p.upto:
+        out["upto"] = True
     return out
 
 
@@ -62,7 +64,7 @@ def state_to_json(st: State, viewer=None) -> dict:
         "pending": [_pending_json(p) for p in st.pending],
         "players": [{"seat": p.seat, "name": p.name,
                      "hand": codes(p.hand) if viewer is None or viewer == p.seat else None,
-                     "hand_count": count(p.hand), "place": p.place, "title": _title(st, p.seat)}
+                     "hand_count": p.left, "unknown": p.unknown, "place": p.place, "title": _title(st, p.seat)}
                     for p in st.players],
         "finish_order": list(st.finish_order),
         "discard_pile": codes(st.discard),
@@ -79,6 +81,8 @@ def state_to_json(st: State, viewer=None) -> dict:
         "after": None if a is None else {"seat": a.seat, "cut": a.cut, "skip": a.skip,
                                          "went_out": [list(w) for w in a.went_out], "window_done": a.window_done},
         "seed": st.seed if viewer is None else None,
+        "table": st.table,
+        "hidden_discards": st.hidden_discards,
         **st.rules.to_json(),
     }
 
@@ -98,7 +102,37 @@ def _pending_from_json(p):
     return Pending(int(p["seat"]), p["action"], int(p["count"]), p["rule"], to=to,
                    rank=None if rank is None else (13 if rank == "JK" else RANKS.index(rank)),
                    strongest=bool(p.get("strongest")), reversed=p.get("order") == "reversed",
-                   banned=tuple(13 if r == "JK" else RANKS.index(r) for r in p.get("not_held", [])))
+                   banned=tuple(13 if r == "JK" else RANKS.index(r) for r in p.get("not_held", [])),
+                   upto=bool(p.get("upto")))
+
+
+def _consistent(st: State) -> State:
+    """Reject a client-held state whose fields contradict each other (it could not have been played)."""
+    n = len(st.players)
+    seats = range(n)
+    problems = []
+    if not 2 <= n <= 8 or [p.seat for p in st.players] != list(seats):
+        problems.append("players must be seats 0, 1, ... in order (2 to 8)")
+    places = [p.place for p in st.players if p.place is not None]
+    if any(not isinstance(x, int) or isinstance(x, bool) or not 1 <= x <= n for x in places) \
+            or len(set(places)) != len(places):
+        problems.append(f"places must be distinct whole numbers from 1 to {n}")
+    prev = st.previous_places
+    if prev and (sorted(x for x in prev if isinstance(x, int)) != list(range(1, n + 1)) or len(prev) != n):
+        problems.append(f"previous_places must rank all {n} seats 1 to {n}")
+    if st.turn is not None and st.turn not in seats or st.direction not in (1, -1):
+        problems.append("turn must be a seat (or null) and direction 1 or -1")
+    if st.phase not in ("exchange", "play", "deal_over"):
+        problems.append("phase must be exchange, play or deal_over")
+    if any(p.seat not in seats or (p.to is not None and p.to not in seats) for p in st.pending):
+        problems.append("pending decisions must name seats of this game")
+    if st.field is not None and st.field.seat not in seats:
+        problems.append("field.seat must be a seat of this game")
+    if any(p.unknown < 0 for p in st.players):
+        problems.append("unknown counts cannot be negative")
+    if problems:
+        raise InputError("bad_state", "inconsistent state: " + "; ".join(problems))
+    return st
 
 
 def state_from_json(obj) -> State:
@@ -112,7 +146,8 @@ def state_from_json(obj) -> State:
             if p.get("hand") is None:
                 raise InputError("bad_state", "the state must show every hand (the table's view), "
                                  f"but seat {p.get('seat')}'s hand is hidden")
-            players.append(Player(int(p["seat"]), str(p["name"]), parse_many(p["hand"]), p.get("place")))
+            players.append(Player(int(p["seat"]), str(p["name"]), parse_many(p["hand"]), p.get("place"),
+                                  int(p.get("unknown", 0))))
         a = obj.get("after")
         after = None if a is None else After(a["seat"], a.get("cut"), a.get("skip", 0),
                                             tuple((w[0], w[1]) for w in a.get("went_out", [])),
@@ -120,7 +155,7 @@ def state_from_json(obj) -> State:
         locks = obj.get("locks") or {}
         field = _field_from_json(obj["field"], rules) if obj.get("field") else None
         out = obj.get("out_of_play", [])
-        return State(
+        return _consistent(State(
             rules=rules, players=tuple(players), seq=int(obj["seq"]), deal=int(obj["deal"]), phase=obj["phase"],
             turn=obj.get("turn"), direction=int(obj["direction"]), revolution=bool(obj["revolution"]),
             jack_back=bool(obj["jack_back"]), field=field,
@@ -134,7 +169,8 @@ def state_from_json(obj) -> State:
             first_play=bool(obj.get("first_play", False)), dealer=int(obj.get("dealer", 0)), seed=obj.get("seed"),
             previous_places=tuple(obj.get("previous_places", [])),
             exchange_counts=tuple(obj.get("exchange_counts", (2, 1))), days=int(obj.get("days", 0)),
-            ended_by=obj.get("ended_by"))
+            ended_by=obj.get("ended_by"), table=bool(obj.get("table")),
+            hidden_discards=int(obj.get("hidden_discards", 0))))
     except InputError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as e:
@@ -149,8 +185,8 @@ def redact_event(event: dict, viewer=None) -> dict:
     if viewer is None:
         return event
     ev = copy.deepcopy(event)
-    if "hands" in ev:
-        ev["hands"] = [h if i == viewer else len(h) for i, h in enumerate(ev["hands"])]
+    if ev.get("hands") is not None:
+        ev["hands"] = [h if i == viewer or h is None else len(h) for i, h in enumerate(ev["hands"])]
     if ev.get("type") == "game_created":
         ev["seed"] = None
     for item in ev.get("outcome", []):

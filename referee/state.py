@@ -10,8 +10,13 @@ from .cards import rank_of
 class Player:
     seat: int
     name: str
-    hand: int                     # bitmask of cards
+    hand: int                     # bitmask of the cards known to be in the hand
     place: int | None = None      # 1 = first to finish in this deal
+    unknown: int = 0              # cards in the hand the referee has not seen (table mode)
+
+    @property
+    def left(self) -> int:
+        return self.hand.bit_count() + self.unknown
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +31,7 @@ class Pending:
     strongest: bool = False       # the cards must be the seat's strongest (exchange, Bloody Mary)
     reversed: bool = False        # the order "strongest" is judged in
     banned: tuple = ()            # ranks answered "not held" (exchange_request)
+    upto: bool = False            # table mode: an answer to a request, of 1..count cards, or pass for "not held"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +81,8 @@ class State:
     exchange_counts: tuple = (2, 1)
     days: int = 0
     ended_by: str | None = None   # the rule that ended the deal early (gekokujo)
+    table: bool = False           # table mode: hands are unknown, only counts and what was shown
+    hidden_discards: int = 0      # cards discarded unseen (a fallen top's unknown hand, table mode)
 
     @property
     def reversed(self) -> bool:
@@ -109,6 +117,36 @@ class State:
 
     def hand(self, seat: int) -> int:
         return self.players[seat].hand
+
+    def left(self, seat: int) -> int:
+        """How many cards ``seat`` holds, seen or not."""
+        return self.players[seat].left
+
+    def seen(self) -> int:
+        """Every card whose place the referee knows."""
+        mask = self.beneath | self.discard | self.out_of_play
+        if self.field is not None:
+            mask |= self.field.reading.mask
+        for p in self.players:
+            mask |= p.hand
+        return mask
+
+    def unheld(self, seat: int, cards: int) -> int:
+        """The cards of ``cards`` that ``seat`` cannot be holding (all of them, if it holds too few)."""
+        hand = self.players[seat].hand
+        unseen = cards & ~hand
+        if not unseen:
+            return 0
+        p = self.players[seat]
+        elsewhere = unseen & self.seen()
+        if elsewhere or unseen.bit_count() > p.unknown:
+            return elsewhere or unseen
+        return 0
+
+    def without(self, seat: int, cards: int) -> "State":
+        """``seat`` no longer holds ``cards`` (seen ones leave its hand, the rest its unknown count)."""
+        p = self.players[seat]
+        return self.with_player(seat, hand=p.hand & ~cards, unknown=p.unknown - (cards & ~p.hand).bit_count())
 
 
 def strength(c: int, reversed_order: bool) -> int:

@@ -13,11 +13,13 @@ class Verdict:
     reading: dict | None = None
     void_declarations: tuple = ()
     rule: str | None = None       # the rule a rejection comes from
+    unchecked: tuple = ()         # table mode: the checks that could not be made
 
     def to_json(self) -> dict:
         return {"legal": self.legal, "reason": self.reason, "message": self.message,
                 "effects": list(self.effects), "reading": self.reading or {},
-                "void_declarations": list(self.void_declarations), "rule": self.rule}
+                "void_declarations": list(self.void_declarations), "rule": self.rule,
+                "unchecked": list(self.unchecked)}
 
 
 def reject(reason: str, message: str, rule: str | None = None) -> Verdict:

@@ -58,7 +58,7 @@ class PlayContext:
     declared: frozenset
     declined: frozenset
     special: str | None       # the special play rule that admitted it (sandstorm, spade3, attach_revolution)
-    hand_after: int           # the player's hand once the cards are played
+    left_after: int           # how many cards the player holds once the cards are played
 
     def params(self, rule_id):
         return self.state.rules.params(rule_id)

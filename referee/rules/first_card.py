@@ -19,8 +19,8 @@ def legality(ctx, params):
     if not (params["must_play"] and st.first_play):
         return None
     c = card(params)
-    holds = st.players[ctx.seat].hand >> c & 1
-    if holds and not (ctx.reading.mask >> c & 1):
+    may_hold = not st.unheld(ctx.seat, 1 << c)
+    if may_hold and not (ctx.reading.mask >> c & 1):
         return Rejection("must_include_first_card",
                          f"the first play of the match must include {code(c)} (first_card)", ID)
     return None

@@ -14,6 +14,12 @@ PROFILE = settings(max_examples=12, deadline=None, suppress_health_check=[Health
 
 
 def total_cards(st) -> int:
+    """The cards in play; in table mode every seen card once, plus as many unseen ones as the counts say."""
+    if st.table:
+        seen = st.seen()
+        parts = [p.hand for p in st.players] + [st.beneath, st.discard, st.out_of_play]
+        assert sum(x.bit_count() for x in parts) + (st.field.reading.n if st.field else 0) == seen.bit_count()
+        return seen.bit_count() + sum(p.unknown for p in st.players) + st.hidden_discards
     seen = 0
     parts = [p.hand for p in st.players] + [st.beneath, st.discard, st.out_of_play]
     if st.field is not None:
@@ -44,11 +50,11 @@ def covered(move, moves) -> bool:
                for m in moves)
 
 
-def play_out(preset, overrides, seed, players, deals=2):
-    st, events = new_game(preset, overrides, [f"p{i}" for i in range(players)], seed)
+def play_out(preset, overrides, seed, players, deals=2, table=False):
+    st, events = new_game(preset, overrides, [f"p{i}" for i in range(players)], seed, table=table)
     full = total_cards(st)
     jokers = (st.rules.params("jokers") or {"count": 0})["count"] if st.rules.on("jokers") else 0
-    assert full == deck(jokers)
+    assert full == (deck(jokers).bit_count() if table else deck(jokers))
     rng = random.Random(seed)
     history = [state_to_json(st)]
     for _ in range(3000):
@@ -87,7 +93,7 @@ def play_out(preset, overrides, seed, players, deals=2):
         assert all(p["hand"] is None for p in view["players"] if p["seat"] != viewer)
         for ev in events:
             hidden = redact_event(ev, viewer)
-            for i, h in enumerate(hidden.get("hands", [])):
+            for i, h in enumerate(hidden.get("hands") or []):
                 assert i == viewer or isinstance(h, int)
     return st
 
@@ -103,3 +109,10 @@ def test_random_games_keep_invariants(preset, seed, players):
        switches=hs.dictionaries(hs.sampled_from(SWITCHABLE), hs.booleans(), max_size=12))
 def test_random_rule_switches_keep_invariants(preset, seed, players, switches):
     play_out(preset, switches, seed, players)
+
+
+@PROFILE
+@given(preset=hs.sampled_from(sorted(PRESETS)), seed=hs.integers(0, 10 ** 6), players=hs.integers(3, 5))
+def test_table_mode_games_keep_invariants(preset, seed, players):
+    """A real table's game: hands unknown, the referee trusts them and keeps everything else consistent."""
+    play_out(preset, None, seed, players, table=True)
