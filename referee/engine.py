@@ -149,7 +149,9 @@ def _unchecked(st, mv) -> tuple:
             out.append("strongest_cards")
         if head.upto and mv.action == "pass":
             out.append("rank_not_held")
-    if mv.action == "play" and st.first_play and st.rules.on("first_card") and st.players[mv.seat].unknown:
+    first_card = st.rules.params("first_card")
+    if mv.action == "play" and st.first_play and first_card and first_card["must_play"] and \
+            st.players[mv.seat].unknown:
         out.append("first_card_holder")
     return tuple(out)
 
