@@ -137,7 +137,7 @@ class MonteCarloBot:
             return cands[0]
         deadline = time.perf_counter() + self.budget_ms / 1000.0
         known = known_gifts(history, seat)
-        rules_json = {"rules": view.get("rules")}["rules"]
+        rules_json = view.get("rules")
         totals = [0.0] * len(cands)
         worlds = done = 0
         while done + len(cands) <= max(self.playouts, len(cands)):
