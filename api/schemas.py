@@ -28,6 +28,12 @@ class CreateGameSchema(Schema):
     players = fields.List(fields.Nested(PlayerSchema), required=True, validate=validate.Length(min=2, max=8))
     seed = fields.Integer(allow_none=True, strict=True)
     hands = fields.List(fields.List(fields.String()), allow_none=True)
+    table = fields.Boolean(load_default=False)
+    leader = fields.Integer(allow_none=True, strict=True)
+
+
+class HandsCorrectionSchema(Schema):
+    hands = fields.List(fields.List(fields.String(), allow_none=True), required=True)
 
 
 class MoveSchema(Schema):

@@ -71,14 +71,16 @@ class GameService:
         return engine_call(engine.state_from_json, rec.state)
 
     # --- creating -----------------------------------------------------------
-    def create(self, preset: str, players: list[dict], rules=None, seed=None, hands=None) -> dict:
+    def create(self, preset: str, players: list[dict], rules=None, seed=None, hands=None, table=False,
+               leader=None) -> dict:
         bots = [p.get("bot") for p in players]
         unknown = sorted({b for b in bots if b is not None and b not in bot_registry.names()})
         if unknown:
             raise ApiError(f"unknown bot strategy {unknown[0]!r}; known: {', '.join(bot_registry.names())}",
                            code="unknown_bot")
         state, events = engine_call(engine.new_game, preset, rules=rules,
-                                    players=[p["name"] for p in players], seed=seed, hands=hands)
+                                    players=[p["name"] for p in players], seed=seed, hands=hands, table=table,
+                                    leader=leader)
         gid = secrets.token_hex(12)
         table = new_token("tbl")
         seats = [new_token("seat") for _ in players]
@@ -134,6 +136,19 @@ class GameService:
             ok, seq = self.store.append(gid, rec.seq, engine.state_to_json(new_state), events)
             if ok:
                 self._schedule(gid, seq, new_state, rec.bots)
+                return {"seq": seq, "state": self.view(new_state, viewer)}
+        raise Conflict("too much contention on this game, try again", code="busy")
+
+    def correct_hands(self, gid: str, viewer, hands) -> dict:
+        """Table mode: the real hands of some seats, checked against everything played so far."""
+        if viewer != TABLE:
+            raise Forbidden("only the table token may correct hands", code="table_only")
+        for _ in range(MAX_RETRIES):
+            rec = self.load(gid)
+            state = self.state_of(rec)
+            new_state, events = engine_call(engine.correct_hands, state, hands)
+            ok, seq = self.store.append(gid, rec.seq, engine.state_to_json(new_state), events)
+            if ok:
                 return {"seq": seq, "state": self.view(new_state, viewer)}
         raise Conflict("too much contention on this game, try again", code="busy")
 

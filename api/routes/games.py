@@ -1,7 +1,8 @@
 from flask import Blueprint
 
 from ..http import bearer, body, query, respond, service
-from ..schemas import CreatedGameSchema, CreateGameSchema, DealSchema, LegalMovesSchema, SeatQuery, StateSchema
+from ..schemas import (CreatedGameSchema, CreateGameSchema, DealSchema, HandsCorrectionSchema, LegalMovesSchema,
+                       SeatQuery, StateSchema)
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
 
@@ -10,7 +11,8 @@ bp = Blueprint("games", __name__, url_prefix="/v1/games")
 def create_game():
     data = body(CreateGameSchema())
     out = service().create(data["preset"], data["players"], rules=data.get("rules"),
-                           seed=data.get("seed"), hands=data.get("hands"))
+                           seed=data.get("seed"), hands=data.get("hands"), table=data["table"],
+                           leader=data.get("leader"))
     return respond(CreatedGameSchema(), out, 201)
 
 
@@ -29,6 +31,14 @@ def next_deal(game_id):
     viewer = svc.viewer(svc.load(game_id), bearer())
     data = body(DealSchema(), optional=True)
     return respond(StateSchema(), svc.next_deal(game_id, viewer, hands=data.get("hands")), 201)
+
+
+@bp.post("/<game_id>/hands")
+def correct_hands(game_id):
+    svc = service()
+    viewer = svc.viewer(svc.load(game_id), bearer())
+    data = body(HandsCorrectionSchema())
+    return respond(StateSchema(), svc.correct_hands(game_id, viewer, data["hands"]))
 
 
 @bp.get("/<game_id>/legal-moves")
