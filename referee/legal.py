@@ -14,7 +14,7 @@ from .moves import Move
 from .play import judge_play
 from .rules import DECLARABLE
 from .rules.base import Rejection
-from .shapes import SEQUENCES, readings
+from .shapes import SEQUENCES, loose, readings
 
 EFFECT_DECLARATIONS = sorted(DECLARABLE - set(SEQUENCES))
 MAX_DECISION_MOVES = 2000  # table mode: choosing among unseen cards is listed up to this many ways
@@ -62,6 +62,24 @@ def _sizes(st):
     if st.rules.on("attach_revolution") and n <= 3:
         sizes.add(4 - n)
     return sizes
+
+
+def _attach_candidates(st, possible: int) -> set[int]:
+    """Card sets that, with the field, make the 4 cards of an attach revolution (alone they may be no play)."""
+    f = st.field.reading if st.field else None
+    if f is None or f.wild or f.n > 3 or not st.rules.on("attach_revolution"):
+        return set()
+    pool = possible & JOKERS_MASK
+    for r, s in f.eff:
+        pool |= possible & rank_mask(r)
+        pool |= possible & sum(1 << card(x, s) for x in range(max(0, f.lo - 3), min(12, f.hi + 3) + 1))
+    out = set()
+    for combo in combinations(cards_of(pool), 4 - f.n):
+        mask = sum(1 << c for c in combo)
+        if any(r.shape in ("group", "stairs") and not r.wild
+               for r in readings(f.mask | mask, frozenset({"stairs"}))):
+            out.add(mask)
+    return out
 
 
 def possible_cards(st, seat) -> int:
@@ -134,10 +152,12 @@ def _play_moves(st, seat):
     rules = st.rules
     moves, seen = [], set()
     p = st.players[seat]
-    for mask in _candidates(possible_cards(st, seat), rules, _sizes(st), swaps=not p.unknown):
+    possible = possible_cards(st, seat)
+    attach = _attach_candidates(st, possible)
+    for mask in _candidates(possible, rules, _sizes(st), swaps=not p.unknown) | attach:
         if mask.bit_count() > p.left or (mask & ~p.hand).bit_count() > p.unknown:
             continue
-        for reading in _outcome_readings(mask, rules):
+        for reading in _outcome_readings(mask, rules) or ([loose(mask)] if mask in attach else []):
             as_map = reading.as_map()
             variants = []
             shape_decl = [reading.shape] if reading.shape in SEQUENCES else []

@@ -7,9 +7,9 @@ from .cards import codes
 from .effects import Unlock, ordered
 from .rules import DECLARABLE, RULES
 from .rules.base import PlayContext, Rejection
-from .shapes import SEQUENCES, SHAPE_PRIORITY, beats, readings, strength_key
+from .shapes import SEQUENCES, SHAPE_PRIORITY, beats, loose, readings, strength_key
 
-SHAPE_NAMES = {"single": "a single", "group": "a group", "stairs": "stairs", "skip_stairs": "skip stairs",
+SHAPE_NAMES = {"loose": "loose cards", "single": "a single", "group": "a group", "stairs": "stairs", "skip_stairs": "skip stairs",
                "double_stairs": "double stairs", "emperor": "an emperor", "skip_emperor": "a skip emperor"}
 # How far a rejected reading got: the furthest one explains the rejection best.
 PROGRESS = {"invalid_cards": 0, "shape_mismatch": 1, "undeclared": 2, "too_weak": 3, "locked": 4,
@@ -69,6 +69,9 @@ def matches_as(reading, as_map) -> bool:
 
 
 def _check(ctx, reading, field, rs) -> Rejection | None:
+    if reading.shape == "loose":
+        return Rejection("shape_mismatch", f"{' '.join(codes(reading.mask))} is no play by itself; only an attach "
+                         "revolution could join it to the field (attach_revolution)", "attach_revolution")
     if field is not None:
         if reading.shape != field.shape or reading.n != field.n:
             return Rejection("shape_mismatch", f"the field holds {SHAPE_NAMES[field.shape]} of {field.n} card(s); "
@@ -121,6 +124,8 @@ def judge_play(state, move):
     cands = readings(move.cards, rs.shapes, rs.min_stairs)
     if move.as_map:
         cands = [r for r in cands if matches_as(r, move.as_map)]
+    if not cands and state.field is not None and rs.on("attach_revolution"):
+        cands = [loose(move.cards)]  # attached cards need only form a shape together with the field
     if not cands:
         names = ", ".join(SHAPE_NAMES[s] for s in ("single", "group") + tuple(sorted(rs.shapes)))
         why = " with the joker readings given in 'as'" if move.as_map else ""

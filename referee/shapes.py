@@ -14,7 +14,7 @@ from itertools import permutations
 from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, card, cards_of, code, rank_of, suit_of
 
 SEQUENCES = ("stairs", "skip_stairs", "double_stairs", "emperor", "skip_emperor")
-SHAPE_PRIORITY = {"single": 0, "group": 1, "stairs": 2, "skip_stairs": 3,
+SHAPE_PRIORITY = {"loose": -1, "single": 0, "group": 1, "stairs": 2, "skip_stairs": 3,
                   "double_stairs": 4, "emperor": 5, "skip_emperor": 6}
 
 
@@ -43,6 +43,17 @@ class Reading:
     def as_map(self) -> dict:
         """The stand-in readings as codes; a joker left without a suit reads as its rank alone."""
         return {code(j): code(card(r, s)) if s >= 0 else RANKS[r] for j, r, s in self.jokers}
+
+
+def loose(mask: int) -> Reading:
+    """Cards that form no play by themselves (only an attach revolution can use them)."""
+    normals = cards_of(mask & NORMAL_MASK)
+    eff = tuple(sorted((rank_of(c), suit_of(c)) for c in normals))
+    ranks = [r for r, _ in eff] or [13]
+    suits = 0
+    for _, s in eff:
+        suits |= 1 << s
+    return Reading("loose", mask, mask.bit_count(), min(ranks), max(ranks), suits, eff)
 
 
 def beats(new: Reading, old: Reading, reversed_order: bool, compare: str) -> bool:

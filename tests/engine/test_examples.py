@@ -36,7 +36,7 @@ def test_example_2_attach_revolution_on_stairs():
 def test_example_3_attach_revolution_needs_exactly_the_fourth_card():
     st = game("gekifugo", [["S3", "S4", "S5", "HK"], ["S6", "S7", "S2", "CA"], ["DK", "D2"]])
     _, st = play(st, 0, "S3", "S4", "S5", declare=["stairs"])
-    refuse(st, 1, ["S6", "S7"], "invalid_cards", declare=["attach_revolution"])
+    refuse(st, 1, ["S6", "S7"], "shape_mismatch", declare=["attach_revolution"])
     refuse(st, 1, ["S2"], "shape_mismatch", declare=["attach_revolution"])
     v, st = play(st, 1, "S6", declare=["attach_revolution"])
     assert js(st)["revolution"] is True and set(js(st)["field"]["cards"]) == {"S3", "S4", "S5", "S6"}

@@ -245,3 +245,13 @@ def test_the_revolution_threshold_resets_at_the_next_deal():
     assert js(st)["revolution_min"] == 0 and js(st)["revolution"] is False
     assert js(st)["turn"] == 1                              # the previous last leads
     _, st = play(st, 1, "H4")
+
+
+def test_attached_cards_need_not_be_a_play_by_themselves():
+    # RULES.md §5: "the new cards + field cards form a legal 4-card group/stairs"
+    st = game("gekifugo", [["S5", "HK"], ["S3", "S4", "S6", "H9"]], rules={"first_card": False})
+    _, st = play(st, 0, "S5")
+    refuse(st, 1, ["S3", "S4", "S6"], "shape_mismatch")
+    v, st = play(st, 1, "S3", "S4", "S6", declare=["attach_revolution"])
+    assert "attach_revolution" in v.effects
+    assert set(js(st)["field"]["cards"]) == {"S3", "S4", "S5", "S6"} and js(st)["revolution"] is True
