@@ -1,5 +1,5 @@
 """大革命 (great revolution): 5+ cards make a revolution, and from then on a revolution needs 5+."""
-from ..effects import Revolution
+from . import revolution
 from .base import Param
 
 ID = "great_revolution"
@@ -10,7 +10,4 @@ DECLARABLE = True
 
 
 def after_play(ctx, params):
-    n = ctx.reading.n
-    if ctx.special or n < params["min"] or n < ctx.state.revolution_min:
-        return []
-    return [Revolution(ID, threshold=params["min"])]
+    return revolution.raising(ctx, ID, params["min"])

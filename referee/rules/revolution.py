@@ -20,3 +20,11 @@ def after_play(ctx, params):
     if ctx.special or ctx.reading.n < needed(ctx.state, ctx.reading.shape, params):
         return []
     return [Revolution(ID)]
+
+
+def raising(ctx, rule_id: str, minimum: int):
+    """great_revolution / nuclear_bomb: a revolution of ``minimum``+ cards that raises the threshold to it."""
+    n = ctx.reading.n
+    if ctx.special or n < minimum or n < ctx.state.revolution_min:
+        return []
+    return [Revolution(rule_id, threshold=minimum)]
