@@ -155,14 +155,18 @@ def judge_play(state, move):
             best_rej = rej
     if not best:
         return best_rej
-    plans = []
-    for ctx, field_reading in best:
-        effects, void = _effects(ctx)
-        valid_decls = len(ctx.declared) - len(void)
-        key = (valid_decls, -SHAPE_PRIORITY[ctx.reading.shape], strength_key(ctx.reading, reversed_order))
-        plans.append((key, Plan(ctx, field_reading, effects, void)))
-    plans.sort(key=lambda kp: kp[0], reverse=True)
-    return plans[0][1]
+    def rank(option):
+        ctx = option[0]
+        return -SHAPE_PRIORITY[ctx.reading.shape], strength_key(ctx.reading, reversed_order)
+
+    if len(best) > 1 and rs.declarations and move.declare:
+        # the reading that makes the most declarations valid wins, then the usual order
+        scored = [(option, _effects(option[0])) for option in best]
+        option, (effects, void) = max(scored, key=lambda oe: (-len(oe[1][1]), rank(oe[0])))
+    else:
+        option = max(best, key=rank)
+        effects, void = _effects(option[0])
+    return Plan(option[0], option[1], effects, void)
 
 
 def not_held(state, seat, missing) -> Rejection:
