@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import signal
 import socket
 import sys
@@ -22,7 +21,7 @@ def register(subparsers) -> None:
     worker.add_argument("--fork", action="store_true", help="fork a work horse per job (rq.Worker)")
     worker.set_defaults(func=cmd_worker)
 
-    demo = subparsers.add_parser("demo", help="play one deal of four random bots and print the log")
+    demo = subparsers.add_parser("demo", help="play one deal of four random bots over HTTP and print the refereed log")
     demo.add_argument("--preset", default="uecda")
     demo.add_argument("--seed", type=int, default=None)
     demo.add_argument("--url", default=None, help="use a running service instead of starting one")
@@ -102,13 +101,52 @@ def cmd_demo(args) -> int:
                 return 1
             time.sleep(0.2)
         events = requests.get(f"{base}/v1/games/{game['game_id']}/events", headers=auth, timeout=30).json()
-        for event in events["events"]:
-            print(json.dumps(event, ensure_ascii=False))
-        print(json.dumps({"final": state}, ensure_ascii=False))
+        for line in describe_log(events["events"], state):
+            print(line)
         return 0
     finally:
         if sup is not None:
             sup.stop()
+
+
+def describe_log(events: list[dict], final: dict) -> list[str]:
+    """The refereed log as `referee simulate` prints it: one line per event, then the final places."""
+    from referee.cli import describe_outcome
+
+    names = [p["name"] for p in final["players"]]
+    lines = []
+
+    def outcome(event, indent="       "):
+        for item in event.get("outcome") or []:
+            text = describe_outcome(item)
+            if text:
+                lines.append(f"{indent}{text}")
+
+    for event in events:
+        kind = event["type"]
+        if kind == "game_created":
+            lines.append(f"# {event['preset']}, seed {event.get('seed')}, {len(names)} players")
+            for seat, hand in enumerate(event.get("hands") or []):
+                held = " ".join(hand) if isinstance(hand, list) else f"{hand} cards"
+                lines.append(f"seat {seat} ({names[seat]}) holds {held}")
+        elif kind == "move":
+            seat = event["move"]["seat"]
+            verdict = event["verdict"]
+            message = verdict.get("message") or ""
+            unnamed = [e for e in verdict.get("effects") or [] if e not in message]
+            effects = f" [effects: {', '.join(unnamed)}]" if unnamed else ""
+            lines.append(f"{event['seq']:4d} seat {seat} ({names[seat]}): {message}{effects}")
+            outcome(event)
+        elif kind == "deal_started":
+            lines.append(f"# deal {event['deal']}")
+            outcome(event, "    ")
+        elif kind == "hands_corrected":
+            lines.append(f"{event['seq']:4d} the table corrects the hands")
+    places = sorted((p["place"] or len(names), p["seat"]) for p in final["players"])
+    lines.append(f"deal {final['deal']} over: " + ", ".join(
+        f"{place}. {names[seat]}" + (f" ({final['players'][seat]['title']})" if final["players"][seat]["title"]
+                                     else "") for place, seat in places))
+    return lines
 
 
 def _free_port() -> int:

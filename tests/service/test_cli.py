@@ -1,5 +1,6 @@
 """`serve`, `worker` and `demo` as real processes: gunicorn, RQ workers, embedded Redis."""
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -107,4 +108,9 @@ def test_demo_prints_a_refereed_deal(tmp_path):
                          timeout=150)
     assert out.returncode == 0, out.stderr[-2000:]
     lines = out.stdout.strip().splitlines()
-    assert lines[0].startswith("game ") and '"seq": 0' in lines[1] and '"final"' in lines[-1]
+    assert lines[0].startswith("game ") and lines[1].startswith("# uecda, seed 4")
+    assert lines[2].startswith("seat 0 (bot0) holds ")
+    moves = [line for line in lines if re.match(r"^ *\d+ seat (\d) \(bot\1\): seat \1 (plays|passes|gives|discards)", line)]
+    assert len(moves) > 10 and not any(line.lstrip().startswith("{") for line in lines)  # readable, not JSON
+    assert any("finishes in place 1" in line for line in lines)
+    assert lines[-1].startswith("deal 1 over: 1. bot") and all(f"bot{i}" in lines[-1] for i in range(4))
