@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .cards import JOKERS_MASK, NORMAL_MASK, codes
-from .rules import capital_fall, cut_back, flush_on_finish, gekokujo, nine_reverse
+from .cards import JOKERS_MASK, codes
+from .rules import capital_fall, cut_back, flush_on_finish, gekokujo
 from .state import Pending
 
 
@@ -191,11 +191,3 @@ def proceed(st, log, normalize, start_play):
             return st
     return resolve(st, log)
 
-
-def nine_restores(rules) -> bool:
-    params = rules.params("nine_reverse")
-    return params is not None and nine_reverse.restores_on_flush(params)
-
-
-def discard_normals(st) -> int:
-    return st.discard & NORMAL_MASK

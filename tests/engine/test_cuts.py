@@ -1,5 +1,5 @@
 """Cuts (RULES.md §5): eight_cut, six_cut, sandstorm, spade3, cut_back."""
-from .helpers import bad, game, hand, js, move, ok, only, passes, pending, places, play, refuse
+from .helpers import bad, game, js, move, ok, only, passes, pending, places, play, refuse
 
 # --- eight cut --------------------------------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 """RULES.md §9: every public worked example, each as its own test, on the full presets."""
-from .helpers import deal_again, game, give, discard, hand, js, only, passes, pending, places, play, refuse
+from .helpers import deal_again, game, give, discard, hand, js, passes, pending, places, play, refuse
 
 
 def test_example_1_a_five_skips_one_player():

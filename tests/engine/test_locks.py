@@ -1,5 +1,5 @@
 """Locks (RULES.md §5): suit_lock, partial_suit_lock, rank_lock."""
-from .helpers import game, js, only, pass_, passes, play, refuse
+from .helpers import game, js, only, passes, play, refuse
 
 SUIT = only("uecda", "suit_lock")
 PARTIAL = only("uecda", "partial_suit_lock")

@@ -3,7 +3,7 @@ import pytest
 
 from referee import InputError, new_game
 
-from .helpers import bad, game, hand, js, move, only, pass_, play, refuse
+from .helpers import bad, game, js, move, only, pass_, play, refuse
 
 PLAIN = only("uecda")                      # no effects at all: only shapes
 SHIFT = only("uecda", stairs={"compare": "shift", "min_length": 3})

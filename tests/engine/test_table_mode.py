@@ -1,7 +1,7 @@
 """Table mode: a real table's game where the referee knows only hand counts and what was shown."""
 import pytest
 
-from referee import InputError, apply, correct_hands, new_game, next_deal, replay, state_to_json
+from referee import InputError, correct_hands, new_game, next_deal, replay, state_to_json
 
 from .helpers import bad, js, move, ok, only, pass_, places
 
