@@ -1,6 +1,5 @@
 """Card effects (RULES.md §5): seven_pass, ten_discard, nine_reverse, bloody_mary, resurrection, five_skip."""
-from .helpers import bad, deal_again, discard, game, give, hand, js, move, ok, only, passes, pending, places
-                      play, refuse)
+from .helpers import bad, deal_again, discard, game, give, hand, js, move, ok, only, passes, pending, places, play
 
 # --- seven pass -------------------------------------------------------------------------------------------------
 
