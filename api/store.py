@@ -10,9 +10,12 @@ right after the event they were judged against.
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 
 import redis
+
+BLOCK_STEP_MS = 2000  # well under the client's socket timeout
 
 _APPEND = """
 local cur = tonumber(redis.call('HGET', KEYS[1], 'seq'))
@@ -118,8 +121,19 @@ class GameStore:
         return [e.data for e in self.entries(gid, after_seq, upto_seq) if e.kind == "event"]
 
     def wait_entries(self, gid: str, last_id: str, block_ms: int | None = None) -> list[LogEntry]:
-        """Entries after stream id ``last_id``; with ``block_ms``, wait that long for new ones."""
-        res = self.r.xread({self._log(gid): last_id}, block=block_ms, count=100)
+        """Entries after stream id ``last_id``; with ``block_ms``, wait that long for new ones.
+
+        The wait is cut into XREADs of at most BLOCK_STEP_MS: redis-py (>= 8) reads with a 5 s socket timeout
+        by default, and a longer BLOCK would end in a TimeoutError instead of an empty answer.
+        """
+        deadline = None if block_ms is None else time.monotonic() + block_ms / 1000
+        while True:
+            step = None
+            if deadline is not None:
+                step = max(1, min(BLOCK_STEP_MS, int((deadline - time.monotonic()) * 1000)))
+            res = self.r.xread({self._log(gid): last_id}, block=step, count=100)
+            if res or deadline is None or time.monotonic() >= deadline:
+                break
         if not res:
             return []
         return [LogEntry(f["kind"], sid, json.loads(f["data"])) for sid, f in res[0][1]]

@@ -42,3 +42,12 @@ def test_stream_is_redacted_for_seats(client):
     assert not leaked(got[0][2], table, 2)
     assert client.get(f"/v1/games/{gid}/stream?wait=0.2").status_code == 401
     assert client.get(f"/v1/games/{gid}/stream?wait=-1", t).status_code == 400
+
+
+def test_an_idle_stream_outlives_the_redis_socket_timeout(client):
+    # redis-py >= 8 reads with a 5 s socket timeout; a blocking XREAD must not die of it
+    g = client.create(seed=73)
+    r = client.get(f"/v1/games/{g['game_id']}/stream?wait=6.5", g["table_token"])
+    assert r.status_code == 200
+    body = r.get_data(as_text=True)
+    assert body.startswith(": game ") and _sse(r) == []
