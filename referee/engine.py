@@ -116,8 +116,8 @@ def _turn_rejection(st, mv) -> Verdict | None:
     if st.phase == "deal_over":
         return reject("not_allowed", "the deal is over: start the next deal")
     if mv.seat != st.turn:
-        who = "the field's owner" if st.field and st.field.seat == st.turn else f"seat {st.turn}"
-        return reject("not_your_turn", f"it is {who}'s turn (seat {st.turn}), not seat {mv.seat}'s")
+        own = " (its own cards are on the field)" if st.field and st.field.seat == st.turn else ""
+        return reject("not_your_turn", f"it is seat {st.turn}'s turn{own}, not seat {mv.seat}'s")
     return None
 
 

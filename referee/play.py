@@ -170,7 +170,7 @@ def judge_play(state, move):
 
 
 def not_held(state, seat, missing) -> Rejection:
-    if state.table:
+    if state.table and state.players[seat].unknown:
         return Rejection("not_in_hand", f"seat {seat} cannot hold {' '.join(codes(missing))}: "
                          f"{'already seen elsewhere' if missing & state.seen() else 'more cards than it has'}")
     return Rejection("not_in_hand", f"seat {seat} does not hold {' '.join(codes(missing))}")
