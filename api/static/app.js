@@ -11,7 +11,7 @@ const S = {
   catalog: null, bots: ["random"],
   game: null,          // {id, token, viewer: "table" | seat number}
   state: null, seq: -1, legal: null, actAs: null,
-  selected: new Set(), chosen: null,
+  selected: new Set(), chosen: null, ticked: new Set(),
   log: [], streamGen: 0, streamAbort: null, refreshing: false, dirty: false,
   replay: { events: [], seq: 0, timer: null },
 };
@@ -262,6 +262,7 @@ async function openGame(id, token) {
   S.streamGen++;
   if (S.streamAbort) S.streamAbort.abort();
   S.game = { id, token, viewer: null };
+  S.lastSync = S.lastBeat = Date.now();
   S.state = null; S.log = []; S.selected.clear(); S.chosen = null; S.legal = null; S.replay.state = null;
   const res = await api(`/v1/games/${id}`, { token });
   if (!res.ok) {
@@ -300,16 +301,20 @@ async function stream(gen) {
     const ctl = new AbortController();
     S.streamAbort = ctl;
     try {
-      const r = await fetch(`/v1/games/${id}/stream?after=${S.seq}&wait=25`, {
+      // short streams (the server closes after `wait` idle seconds) and a fresh one right after: a dropped
+      // connection costs at most a few seconds, and the watchdog below refreshes whatever happens
+      const r = await fetch(`/v1/games/${id}/stream?after=${S.seq}&wait=4`, {
         headers: { Authorization: `Bearer ${token}` }, signal: ctl.signal });
       if (!r.ok) { setLive(false); await sleep(3000); continue; }
       setLive(true);
+      S.lastBeat = Date.now();
       const reader = r.body.getReader();
       const dec = new TextDecoder();
       let buf = "";
       for (;;) {
         const { value, done } = await reader.read();
         if (done || gen !== S.streamGen) break;
+        S.lastBeat = Date.now();
         buf += dec.decode(value, { stream: true });
         let i;
         while ((i = buf.indexOf("\n\n")) >= 0) {
@@ -319,11 +324,18 @@ async function stream(gen) {
         }
       }
     } catch (e) {
-      if (e.name === "AbortError") return;
+      if (e.name === "AbortError" || gen !== S.streamGen) return;
       setLive(false);
       await sleep(1000);
     }
   }
+}
+// The safety net: a stream that went quiet is restarted, and the state is re-read every few seconds anyway.
+function watchdog() {
+  if (!S.game || !S.state) return;
+  const now = Date.now();
+  if (S.streamAbort && now - (S.lastBeat || 0) > 12000) { S.streamAbort.abort(); stream(++S.streamGen); }
+  if (now - (S.lastSync || 0) > 4000) refresh();
 }
 function onSse(block) {
   let data = null;
@@ -349,9 +361,10 @@ async function refresh() {
       S.dirty = false;
       const res = await api(`/v1/games/${S.game.id}`, { token: S.game.token });
       if (res.ok) {
+        S.lastSync = Date.now();
         const seq = Number(res.headers.get("X-Referee-Seq"));
         if (seq !== S.seq) {
-          S.selected.clear(); S.chosen = null;
+          S.selected.clear(); S.chosen = null; S.ticked.clear();
           const pr = $("#proposal-result");
           if (pr.classList.contains("good")) { pr.innerHTML = ""; pr.className = "result"; }
         }
@@ -587,12 +600,13 @@ function renderHand(st, acting) {
   const declarable = declarableRules(st);
   if (declarable.length && mine && due && due.action === "play") {
     decl.insertAdjacentHTML("beforeend", `<span>${t("declarations")}:</span>`);
-    const ticked = new Set(S.chosen && S.chosen.declare ? S.chosen.declare : []);
+    const ticked = S.ticked;
     for (const r of declarable) {
       const lab = document.createElement("label");
       lab.className = "decl";
       lab.innerHTML = `<input type="checkbox" value="${r.id}"${ticked.has(r.id) ? " checked" : ""}> ${r.name_ja}`;
       lab.title = `${r.id}: ${r.description}`;
+      $("input", lab).addEventListener("change", (e) => { if (e.target.checked) S.ticked.add(r.id); else S.ticked.delete(r.id); });
       decl.appendChild(lab);
     }
   }
@@ -643,6 +657,7 @@ function chooseOption(m) {
   if (m.action === "request" || !Array.isArray(m.cards)) { propose(m); return; }
   S.selected = new Set(m.cards);
   S.chosen = m;
+  S.ticked = new Set(m.declare || []);
   renderHand(S.state, actorsOf(S.state));
 }
 function sameSet(a, b) { const A = new Set(a || []); const B = new Set(b || []); return A.size === B.size && [...A].every((x) => B.has(x)); }
@@ -891,5 +906,6 @@ function wire() {
   await loadCatalog();
   applyLang();
   await route();
+  setInterval(watchdog, 2000);
   document.body.dataset.ready = "1";
 })();

@@ -44,6 +44,7 @@ def browser(live):
 @pytest.fixture
 def page(browser, live):
     ctx = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=live.base)
+    ctx.live = live  # the tests' failure messages quote the worker's log
     pg = ctx.new_page()
     pg.set_default_timeout(15000)
     errors = []

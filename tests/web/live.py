@@ -58,9 +58,17 @@ class LiveReferee:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         env = dict(os.environ, REDIS_URL=url, REFEREE_KEY_PREFIX=self.prefix, REFEREE_QUEUE=self.queue,
                    PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        self.worker = subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], env=env, cwd=str(ROOT),
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.worker_log = Path(tempfile.mkdtemp(prefix="referee-webtest-")) / "worker.log"
+        with open(self.worker_log, "wb") as log:
+            self.worker = subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], env=env, cwd=str(ROOT),
+                                           stdout=log, stderr=subprocess.STDOUT)
         return self
+
+    def worker_tail(self, lines: int = 30) -> str:
+        try:
+            return "\n".join(self.worker_log.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
 
     def stop(self) -> None:
         if self.worker is not None and self.worker.poll() is None:

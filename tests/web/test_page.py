@@ -31,7 +31,19 @@ def create_vs_bots(page, preset="nanko", seed=7):
     return m.group(1), m.group(2)
 
 
-def play_seat_to_the_end_of_the_deal(page, budget_s=150):
+def _game_tail(page) -> str:
+    """The last log entries (rejected proposals too) of the page's game, for failure messages."""
+    m = re.search(r"game=([0-9a-f]+)", page.url)
+    games = page.evaluate("() => JSON.parse(localStorage.getItem('daifugo.games') || '{}')")
+    if not m or m.group(1) not in games:
+        return ""
+    base = page.context.live.base
+    r = requests.get(f"{base}/v1/games/{m.group(1)}/events?include_rejected=true",
+                     headers={"Authorization": f"Bearer {games[m.group(1)]['table_token']}"})
+    return "server log tail: " + json.dumps(r.json()["events"][-3:])[:3000] + "\n"
+
+
+def play_seat_to_the_end_of_the_deal(page, budget_s=90):
     """Click highlighted legal options (select, then the action button); pass when nothing fits."""
     deadline = time.monotonic() + budget_s
     my_moves = 0
@@ -64,7 +76,11 @@ def play_seat_to_the_end_of_the_deal(page, budget_s=150):
         if page.locator("#proposal-result.bad").count():
             pytest.fail(f"a legal option was rejected: {label!r}: {page.inner_text('#proposal-result')}")
         my_moves += 1
-    pytest.fail("the deal did not end in time")
+    pytest.fail("the deal did not end in time: " + _game_tail(page) + json.dumps({
+        "seq": page.get_attribute("body", "data-seq"), "phase": page.get_attribute("body", "data-phase"),
+        "due": page.inner_text("#due"), "options": page.locator("#options .option").count(),
+        "result": page.inner_text("#proposal-result"), "status": page.inner_text("#status"),
+        "live": page.inner_text("#live")}, ensure_ascii=False) + "\nworker log:\n" + page.context.live.worker_tail())
 
 
 @pytest.mark.parametrize("preset,seed", [("gekifugo", 4), ("uecda", 1)])
