@@ -45,15 +45,17 @@ def main(preset: str = "gekifugo", seed: int = 12, my_moves: int = 5) -> None:
                 if opts.count():
                     opts.nth(opts.count() // 2).click()
                     page.click("#act")
-                else:
+                elif page.locator("#pass:not([disabled])").count():
                     page.click("#pass")
+                else:
+                    continue
                 page.wait_for_function("s => document.body.dataset.seq !== s", arg=seq)
                 done += 1
             # wait for my turn with something to play, select an option but do not play it
             for _ in range(200):
                 if page.locator("#hand-panel.myturn #options .option").count():
                     break
-                if page.locator("#hand-panel.myturn").count():
+                if page.locator("#hand-panel.myturn #pass:not([disabled])").count():
                     seq = page.get_attribute("body", "data-seq")
                     page.click("#pass")
                     page.wait_for_function("s => document.body.dataset.seq !== s", arg=seq)
