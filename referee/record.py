@@ -361,6 +361,16 @@ def import_record(text: str) -> list[dict]:
     redacted, or whose moves do not replay (an illegal move names its line and
     the engine's verdict).
     """
+    try:
+        return _import(text)
+    except InputError:
+        raise
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
+        # a record is untrusted text: whatever slipped past the checks above is still a bad record
+        raise _bad(0, f"the record could not be read ({type(exc).__name__}: {str(exc)[:120]})") from None
+
+
+def _import(text: str) -> list[dict]:
     rec = parse_record(text)
     table = {"table": True, "leader": rec["leader"]} if rec["table"] else {}  # only table records need them
     try:
