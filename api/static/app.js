@@ -726,6 +726,24 @@ function renderEntry(st, acting) {
     st.players.forEach((p) => sel.add(new Option(`${p.seat} · ${p.name}`, String(p.seat))));
   }
   sel.value = keep !== null ? keep : String(acting.length ? acting[0] : 0);
+  const cf = $("#correct-form");
+  cf.hidden = !st.table;
+  const cs = $("#correct-seat");
+  if (st.table && cs.options.length !== st.players.length) {
+    cs.innerHTML = "";
+    st.players.forEach((p) => cs.add(new Option(`${p.seat} · ${p.name} (${p.hand_count})`, String(p.seat))));
+  }
+}
+async function submitCorrection(ev) {
+  ev.preventDefault();
+  const hands = S.state.players.map(() => null);
+  hands[Number($("#correct-seat").value)] = $("#correct-cards").value.split(/[\s,]+/).filter(Boolean)
+    .map((c) => c.toUpperCase().replace(/^([SHDC])10$/, "$1T"));
+  const res = await api(`/v1/games/${S.game.id}/hands`, { method: "POST", token: S.game.token, body: { hands } });
+  const out = $("#correct-result");
+  out.className = `result ${res.ok ? "good" : "bad"}`;
+  out.textContent = res.ok ? t("corrected") : errText(res);
+  if (res.ok) { $("#correct-cards").value = ""; refresh(); }
 }
 async function submitEntry(ev) {
   ev.preventDefault();
@@ -877,6 +895,7 @@ function wire() {
   });
   $("#download-record").addEventListener("click", downloadRecord);
   $("#entry-form").addEventListener("submit", submitEntry);
+  $("#correct-form").addEventListener("submit", submitCorrection);
   $("#entry-seat").addEventListener("change", (e) => { e.target.dataset.touched = "1"; });
   $("#scrub").addEventListener("input", (e) => showSeq(e.target.value));
   $("#rp-first").addEventListener("click", () => showSeq(0));

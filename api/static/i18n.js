@@ -32,6 +32,7 @@ window.I18N = {
     discards: "discards", finish_order: "finished", unknown_hand: "hand unknown (table mode)",
     seq: "seq", hidden: "hidden", nothing_selected: "select cards first",
     phase_play: "play", phase_exchange: "exchange", phase_deal_over: "deal over",
+    correct_hand: "Table mode: the real hand of", correct: "Correct", corrected: "hand corrected",
   },
   ja: {
     title: "審判", nav_new: "新しいゲーム", nav_table: "卓", nav_replay: "リプレイ", nav_judge: "裁定",
@@ -65,5 +66,6 @@ window.I18N = {
     discards: "捨て札", finish_order: "上がり", unknown_hand: "手札不明（卓モード）",
     seq: "手数", hidden: "非公開", nothing_selected: "先にカードを選んでください",
     phase_play: "対局中", phase_exchange: "カード交換", phase_deal_over: "終了",
+    correct_hand: "卓モード：実際の手札", correct: "訂正", corrected: "手札を訂正しました",
   },
 };

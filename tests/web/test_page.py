@@ -247,6 +247,12 @@ def test_table_mode_rejected_play_shows_its_reason(page, live):
     assert page.locator("#entry-result .unchecked").count() == 1
     page.wait_for_function("() => document.body.dataset.seq === '1'")
     assert "9" in page.inner_text("#felt .field")
+    # a hands correction that contradicts what was played is refused, with the reason shown
+    page.select_option("#correct-seat", "0")
+    page.fill("#correct-cards", "S9 " + " ".join(f"{s}{r}" for s in "HDC" for r in "3456")[:-3])
+    page.click("#correct-submit")
+    page.wait_for_selector("#correct-result.bad")
+    assert "bad_hands" in page.inner_text("#correct-result")
 
 
 def test_table_token_enters_a_real_tables_plays(page, live):
