@@ -10,6 +10,7 @@ import secrets
 import time
 
 import referee as engine
+from referee.record import import_record
 
 from workers import bots as bot_registry
 
@@ -20,6 +21,7 @@ from .tokens import digest, matches, new_token
 log = logging.getLogger(__name__)
 TABLE = "table"  # viewer marker for the table token (engine viewer None)
 MAX_RETRIES = 20
+MAX_RECORD_CHARS = 4_000_000
 
 
 def engine_call(fn, *args, **kwargs):
@@ -81,14 +83,29 @@ class GameService:
         state, events = engine_call(engine.new_game, preset, rules=rules,
                                     players=[p["name"] for p in players], seed=seed, hands=hands, table=table,
                                     leader=leader)
+        return self._store_new(state, events, bots)
+
+    def create_from_record(self, text) -> dict:
+        """A game whose log is a replayed record (docs/record.md); every seat is human."""
+        if not isinstance(text, str):
+            raise ApiError("'record' must be the text of a game record (docs/record.md)", code="bad_record")
+        if len(text) > MAX_RECORD_CHARS:
+            raise ApiError(f"the record is longer than {MAX_RECORD_CHARS} characters", code="bad_record")
+        try:
+            events = import_record(text)
+            state = engine.replay(events)
+        except engine.InputError as exc:
+            raise ApiError(exc.message, code="bad_record") from None
+        return self._store_new(state, events, [None] * len(state.players))
+
+    def _store_new(self, state, events, bots) -> dict:
         gid = secrets.token_hex(12)
         table = new_token("tbl")
-        seats = [new_token("seat") for _ in players]
-        seq = self.store.create(gid, engine.state_to_json(state), events, digest(table),
-                                [digest(t) for t in seats], bots)
+        seats = [new_token("seat") for _ in state.players]
+        state_json = engine.state_to_json(state)
+        seq = self.store.create(gid, state_json, events, digest(table), [digest(t) for t in seats], bots)
         self._schedule(gid, seq, state, bots)
-        return {"game_id": gid, "table_token": table, "seat_tokens": seats, "seq": seq,
-                "state": engine.state_to_json(state)}
+        return {"game_id": gid, "table_token": table, "seat_tokens": seats, "seq": seq, "state": state_json}
 
     # --- proposing ----------------------------------------------------------
     def propose(self, gid: str, move: dict, viewer, expected_seq: int | None = None) -> tuple[int, dict]:

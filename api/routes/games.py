@@ -1,5 +1,6 @@
-from flask import Blueprint
+from flask import Blueprint, request
 
+from ..errors import ApiError
 from ..http import bearer, body, query, respond, service
 from ..schemas import (CreatedGameSchema, CreateGameSchema, DealSchema, HandsCorrectionSchema, LegalMovesSchema,
                        SeatQuery, StateSchema)
@@ -9,6 +10,13 @@ bp = Blueprint("games", __name__, url_prefix="/v1/games")
 
 @bp.post("")
 def create_game():
+    raw = request.get_json(silent=True)
+    if isinstance(raw, dict) and "record" in raw:
+        others = sorted(k for k in raw if k != "record")
+        if others:
+            raise ApiError(f"a game created from a record takes nothing else: drop {', '.join(others)}",
+                           code="bad_record")
+        return respond(CreatedGameSchema(), service().create_from_record(raw["record"]), 201)
     data = body(CreateGameSchema())
     out = service().create(data["preset"], data["players"], rules=data.get("rules"),
                            seed=data.get("seed"), hands=data.get("hands"), table=data["table"],
