@@ -111,14 +111,14 @@ def cmd_demo(args) -> int:
 
 def describe_log(events: list[dict], final: dict) -> list[str]:
     """The refereed log as `referee simulate` prints it: one line per event, then the final places."""
-    from referee.cli import describe_outcome
+    from referee.narrate import outcome_text
 
     names = [p["name"] for p in final["players"]]
     lines = []
 
     def outcome(event, indent="       "):
         for item in event.get("outcome") or []:
-            text = describe_outcome(item)
+            text = outcome_text(item, names)
             if text:
                 lines.append(f"{indent}{text}")
 

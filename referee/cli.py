@@ -9,39 +9,10 @@ import sys
 
 from . import actors, apply, legal_moves, new_game, next_deal
 from .cards import codes
+from .narrate import outcome_text
 from .presets import DEFAULT_PLAYERS, PRESETS
 
 SERVICE_COMMANDS = ("api.cli", "workers.cli")  # serve, worker, demo; tournament
-
-
-def describe_outcome(item: dict) -> str | None:
-    kind = item["kind"]
-    if kind == "flush":
-        return "the field is flushed"
-    if kind == "finish":
-        extra = f" — forbidden finish: {item['why']}" if item.get("why") else ""
-        return f"seat {item['seat']} finishes in place {item['place']}{extra}"
-    if kind in ("give", "discard", "take"):
-        who = item.get("from", item.get("seat"))
-        to = f" to seat {item['to']}" if kind == "give" else ""
-        return f"seat {who} {kind}s {' '.join(item['cards'])}{to} ({item['rule']})"
-    if kind == "skip":
-        return f"seats {', '.join(map(str, item['seats']))} are skipped"
-    if kind == "combo":
-        return f"the turn comes back to seat {item['seat']} (コンボ)"
-    if kind == "capital_fall":
-        return f"seat {item['seat']} falls to place {item['place']} (capital_fall)"
-    if kind == "gekokujo":
-        return f"gekokujo: the places become {item['places']}"
-    if kind == "request":
-        return f"seat {item['seat']} asks for {item['rank']}: {'held' if item['held'] else 'not held'}"
-    if kind == "cut_back":
-        return f"seat {item['seat']} cuts back with {' '.join(item['cards'])}"
-    if kind == "deal_over":
-        return "the deal is over"
-    if kind == "play_starts":
-        return f"play starts; seat {item['leader']} leads"
-    return None
 
 
 def simulate(preset: str, seed: int, players: int, deals: int, rules, out=sys.stdout) -> None:
@@ -61,7 +32,7 @@ def simulate(preset: str, seed: int, players: int, deals: int, rules, out=sys.st
             st, events = next_deal(st)
             print(f"\n# deal {st.deal}", file=out)
             for item in events[0]["outcome"]:
-                line = describe_outcome(item)
+                line = outcome_text(item, names)
                 if line:
                     print(f"    {line}", file=out)
             continue
@@ -69,9 +40,9 @@ def simulate(preset: str, seed: int, players: int, deals: int, rules, out=sys.st
         move = rng.choice(legal_moves(st, seat))
         verdict, st, events = apply(st, move)
         order = f"[{st.order}{', dir ' + ('+1' if st.direction == 1 else '-1')}]"
-        print(f"{events[0]['seq']:4d} seat {seat}: {verdict.message} {order}", file=out)
+        print(f"{events[0]['seq']:4d} {verdict.message} {order}", file=out)
         for item in events[0]["outcome"]:
-            line = describe_outcome(item)
+            line = outcome_text(item, names)
             if line:
                 print(f"       {line}", file=out)
 

@@ -18,11 +18,11 @@ import re
 from .deals import new_game
 from .engine import apply, next_deal
 from .errors import InputError
+from .narrate import cards_text, outcome_text
 from .ruleset import build_ruleset
 
 MAGIC = "# daifugo-referee record v1"
 MOVE_KEYS = ("seat", "action", "cards")  # the rest of a move goes into its JSON tail
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 
 
 # --- export ---------------------------------------------------------------------------------------
@@ -63,7 +63,7 @@ def export_record(events, viewer=None) -> str:
         elif ev.get("type") == "deal_started":
             out.append("")
             out += _deal_lines(ev.get("deal", "?"), ev["hands"], players, seq=ev["seq"])
-            out += [f"      -> {o}" for o in (_outcome_text(o, players) for o in ev.get("outcome", [])) if o]
+            out += [f"      -> {o}" for o in (outcome_text(o, players) for o in ev.get("outcome", [])) if o]
         else:
             out.append(f"# event {ev.get('seq')}: {json.dumps(ev, ensure_ascii=False)}")
     out.append("")
@@ -92,17 +92,6 @@ def _overrides(preset: str, rules) -> dict:
     return {rid: val for rid, val in rules.items() if base.get(rid, object()) != val}
 
 
-def _seat(seat, players) -> str:
-    name = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
-    return f"seat {seat} ({name})"
-
-
-def _cards(cards) -> str:
-    if isinstance(cards, int):
-        return f"{cards} hidden"
-    return " ".join(cards) if cards else "-"
-
-
 def _deal_lines(deal, hands, players, seq=None) -> list[str]:
     head = f"deal {deal}" + (f"  (seq {seq})" if seq is not None else "  (seq 0)")
     lines = [head]
@@ -110,7 +99,7 @@ def _deal_lines(deal, hands, players, seq=None) -> list[str]:
         return lines + ["  hands: unknown    # table mode"]
     for seat, hand in enumerate(hands):
         n = hand if isinstance(hand, int) else len(hand)
-        lines.append(f"  hand {seat}: {_cards(hand)}    # {players[seat] if seat < len(players) else '?'}, {n} cards")
+        lines.append(f"  hand {seat}: {cards_text(hand)}    # {players[seat] if seat < len(players) else '?'}, {n} cards")
     return lines
 
 
@@ -120,7 +109,7 @@ def _move_lines(ev, players) -> list[str]:
     cards = mv.pop("cards", None)
     line = f"{ev['seq']:>4}  seat {seat} {action}"
     if cards is not None:
-        line += f" {_cards(cards)}"
+        line += f" {cards_text(cards)}"
     if mv:
         line += "  " + json.dumps(mv, ensure_ascii=False, sort_keys=True)
     name = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
@@ -137,51 +126,10 @@ def _move_lines(ev, players) -> list[str]:
     if verdict.get("unchecked"):
         lines.append(f"      unchecked: {', '.join(str(u) for u in verdict['unchecked'])}")
     for item in ev.get("outcome", []):
-        text = _outcome_text(item, players)
+        text = outcome_text(item, players)
         if text:
             lines.append(f"      -> {text}")
     return lines
-
-
-def _ordinal(place) -> str:
-    return ORDINALS.get(place, f"{place}th")
-
-
-def _outcome_text(o: dict, players) -> str | None:
-    kind = o.get("kind")
-    if kind in ("play", "pass"):
-        return None  # the move line says it
-    if kind == "flush":
-        return "the field is flushed (流れ)"
-    if kind == "finish":
-        return f"{_seat(o.get('seat'), players)} finishes {_ordinal(o.get('place'))}"
-    if kind == "deal_over":
-        return "the deal is over"
-    if kind == "give":
-        return f"{_seat(o.get('from'), players)} gives {_cards(o.get('cards'))} to {_seat(o.get('to'), players)} ({o.get('rule')})"
-    if kind == "discard":
-        return f"{_seat(o.get('seat'), players)} discards {_cards(o.get('cards'))} ({o.get('rule')})"
-    if kind == "take":
-        return f"{_seat(o.get('seat'), players)} takes {_cards(o.get('cards'))} ({o.get('rule')})"
-    if kind == "skip":
-        return "skipped: " + ", ".join(_seat(s, players) for s in o.get("seats", []))
-    if kind == "play_starts":
-        return f"play starts, {_seat(o.get('leader'), players)} leads"
-    if kind == "combo":
-        return f"{_seat(o.get('seat'), players)} plays on (combo)"
-    if kind == "cut_back":
-        return f"{_seat(o.get('seat'), players)} cuts back with {_cards(o.get('cards'))}"
-    if kind == "decline":
-        return f"{_seat(o.get('seat'), players)} declines ({o.get('rule')})"
-    if kind == "request":
-        held = "held" if o.get("held") else "not held"
-        return f"{_seat(o.get('seat'), players)} requests rank {o.get('rank')} ({held})"
-    if kind == "capital_fall":
-        return (f"capital fall (都落ち): {_seat(o.get('seat'), players)} drops to place {o.get('place')}, "
-                f"cards out: {_cards(o.get('cards'))}")
-    if kind == "gekokujo":
-        return f"gekokujo (下剋上): places become {o.get('places')}"
-    return f"{kind}: {json.dumps({k: v for k, v in o.items() if k != 'kind'}, ensure_ascii=False)}"
 
 
 # --- import ---------------------------------------------------------------------------------------

@@ -112,5 +112,5 @@ def test_demo_prints_a_refereed_deal(tmp_path):
     assert lines[2].startswith("seat 0 (bot0) holds ")
     moves = [line for line in lines if re.match(r"^ *\d+ seat (\d) \(bot\1\): seat \1 (plays|passes|gives|discards)", line)]
     assert len(moves) > 10 and not any(line.lstrip().startswith("{") for line in lines)  # readable, not JSON
-    assert any("finishes in place 1" in line for line in lines)
+    assert any("finishes 1st" in line for line in lines)
     assert lines[-1].startswith("deal 1 over: 1. bot") and all(f"bot{i}" in lines[-1] for i in range(4))

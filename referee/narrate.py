@@ -1,0 +1,60 @@
+"""Plain-language lines for what a move caused (an event's ``outcome``): the record, simulate and demo share them."""
+from __future__ import annotations
+
+import json
+
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def seat_name(seat, players=()) -> str:
+    if not players:
+        return f"seat {seat}"
+    name = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+    return f"seat {seat} ({name})"
+
+
+def cards_text(cards) -> str:
+    if isinstance(cards, int):
+        return f"{cards} hidden"
+    return " ".join(cards) if cards else "-"
+
+
+def ordinal(place) -> str:
+    return ORDINALS.get(place, f"{place}th")
+
+
+def outcome_text(o: dict, players=()) -> str | None:
+    kind = o.get("kind")
+    if kind in ("play", "pass"):
+        return None  # the move line says it
+    if kind == "flush":
+        return "the field is flushed (流れ)"
+    if kind == "finish":
+        return f"{seat_name(o.get('seat'), players)} finishes {ordinal(o.get('place'))}"
+    if kind == "deal_over":
+        return "the deal is over"
+    if kind == "give":
+        return f"{seat_name(o.get('from'), players)} gives {cards_text(o.get('cards'))} to {seat_name(o.get('to'), players)} ({o.get('rule')})"
+    if kind == "discard":
+        return f"{seat_name(o.get('seat'), players)} discards {cards_text(o.get('cards'))} ({o.get('rule')})"
+    if kind == "take":
+        return f"{seat_name(o.get('seat'), players)} takes {cards_text(o.get('cards'))} ({o.get('rule')})"
+    if kind == "skip":
+        return "skipped: " + ", ".join(seat_name(s, players) for s in o.get("seats", []))
+    if kind == "play_starts":
+        return f"play starts, {seat_name(o.get('leader'), players)} leads"
+    if kind == "combo":
+        return f"{seat_name(o.get('seat'), players)} plays on (combo)"
+    if kind == "cut_back":
+        return f"{seat_name(o.get('seat'), players)} cuts back with {cards_text(o.get('cards'))}"
+    if kind == "decline":
+        return f"{seat_name(o.get('seat'), players)} declines ({o.get('rule')})"
+    if kind == "request":
+        held = "held" if o.get("held") else "not held"
+        return f"{seat_name(o.get('seat'), players)} requests rank {o.get('rank')} ({held})"
+    if kind == "capital_fall":
+        return (f"capital fall (都落ち): {seat_name(o.get('seat'), players)} drops to place {o.get('place')}, "
+                f"cards out: {cards_text(o.get('cards'))}")
+    if kind == "gekokujo":
+        return f"gekokujo (下剋上): places become {o.get('places')}"
+    return f"{kind}: {json.dumps({k: v for k, v in o.items() if k != 'kind'}, ensure_ascii=False)}"
