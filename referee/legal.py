@@ -13,8 +13,8 @@ from .decisions import _allowed, is_strongest, window
 from .moves import Move
 from .play import judge_play
 from .rules import DECLARABLE
-from .rules.base import Rejection
-from .shapes import SEQUENCES, loose, readings
+from .rules.base import PlayContext, Rejection
+from .shapes import SEQUENCES, beats, loose, readings
 
 EFFECT_DECLARATIONS = sorted(DECLARABLE - set(SEQUENCES))
 MAX_DECISION_MOVES = 2000  # table mode: choosing among unseen cards is listed up to this many ways
@@ -148,8 +148,17 @@ def _outcome_readings(mask, rules):
     return out
 
 
+def _cannot_beat(st, seat, reading, field) -> bool:
+    """A quick no before judging: a plain play that does not match or beat the field and no special play."""
+    if reading.shape == field.shape and reading.n == field.n and beats(reading, field, st.reversed, st.rules.compare):
+        return False
+    ctx = PlayContext(st, seat, reading, field, st.reversed, frozenset(), frozenset(), None, 0)
+    return not any(m.special_play(ctx, p) is not None for m, p in st.rules.special_hooks)
+
+
 def _play_moves(st, seat):
     rules = st.rules
+    field = st.field.reading if st.field else None
     moves, seen = [], set()
     p = st.players[seat]
     possible = possible_cards(st, seat)
@@ -158,6 +167,8 @@ def _play_moves(st, seat):
         if mask.bit_count() > p.left or (mask & ~p.hand).bit_count() > p.unknown:
             continue
         for reading in _outcome_readings(mask, rules) or ([loose(mask)] if mask in attach else []):
+            if field is not None and mask not in attach and _cannot_beat(st, seat, reading, field):
+                continue
             as_map = reading.as_map()
             variants = []
             shape_decl = [reading.shape] if reading.shape in SEQUENCES else []
@@ -171,7 +182,7 @@ def _play_moves(st, seat):
             for declare, decline in variants:
                 move = Move(seat, "play", mask, tuple(sorted(reading.jokers)), frozenset(declare),
                             frozenset(decline))
-                plan = judge_play(st, move)
+                plan = judge_play(st, move, with_effects=rules.declarations)
                 if isinstance(plan, Rejection) or plan.ctx.reading.shape != reading.shape:
                     continue
                 move = move.to_json()

@@ -102,8 +102,9 @@ def _special(ctx, rs):
     return None
 
 
-def judge_play(state, move):
-    """A Plan for a legal play, or a Rejection."""
+def judge_play(state, move, with_effects=True):
+    """A Plan for a legal play, or a Rejection. Without ``with_effects`` (only legality wanted) the plan's
+    effects are left empty unless declarations decide the reading."""
     rs = state.rules
     seat = move.seat
     if not move.cards:
@@ -165,7 +166,7 @@ def judge_play(state, move):
         option, (effects, void) = max(scored, key=lambda oe: (-len(oe[1][1]), rank(oe[0])))
     else:
         option = max(best, key=rank)
-        effects, void = _effects(option[0])
+        effects, void = _effects(option[0]) if with_effects else ((), ())
     return Plan(option[0], option[1], effects, void)
 
 
