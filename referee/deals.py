@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 from .cards import cards_of, codes, deck, parse_many
 from .errors import InputError
 from .flow import finish_empty_hands, lead
 from .rules import exchange, first_card, inflation
 from .ruleset import build_ruleset
-from .state import Pending, Player, State
+from .state import Pending, Player, State, replace
 
 MAX_PLAYERS = 8
 

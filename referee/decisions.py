@@ -5,14 +5,13 @@ are unambiguous); ``judge``/``apply`` handle a seat's answer to the decision at 
 """
 from __future__ import annotations
 
-from dataclasses import replace
 
 from .cards import JOKERS_MASK, NORMAL_MASK, cards_of, codes, count, rank_mask, rank_name
 from .rules import forbidden_finish
 from .play import not_held
 from .rules.base import PlayContext, Rejection
 from .shapes import readings
-from .state import After, Field, strength
+from .state import After, Field, replace, strength
 
 VERBS = {"give": "give", "discard": "discard", "take": "take", "request": "name a rank", "cut_back": "cut back"}
 

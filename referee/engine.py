@@ -1,7 +1,6 @@
 """judge / apply / actors: the one entry point every caller uses to change a game."""
 from __future__ import annotations
 
-from dataclasses import replace
 
 from . import decisions, deals, flow
 from .cards import codes
@@ -12,7 +11,7 @@ from .moves import parse_move
 from .play import Plan, judge_play
 from .rules import forbidden_finish, nine_reverse
 from .rules.base import Rejection
-from .state import After, Field, Pending
+from .state import After, Field, Pending, replace
 from .verdict import Verdict, reject
 
 CARD_ERRORS = ("invalid_cards",)

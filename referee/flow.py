@@ -4,11 +4,10 @@ Every function takes a State and returns a new one; ``log`` collects what happen
 """
 from __future__ import annotations
 
-from dataclasses import replace
 
 from .cards import JOKERS_MASK, codes
 from .rules import capital_fall, cut_back, flush_on_finish, gekokujo
-from .state import Pending
+from .state import Pending, replace
 
 
 def flush(st, log):

@@ -1,7 +1,8 @@
 """The game state: plain immutable data. Every change makes a new State."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import dataclasses
+from dataclasses import dataclass
 
 from .cards import rank_of
 
@@ -112,7 +113,7 @@ class State:
 
     def with_player(self, seat: int, **changes) -> "State":
         players = list(self.players)
-        players[seat] = replace(players[seat], **changes)
+        players[seat] = dataclasses.replace(players[seat], **changes)
         return replace(self, players=tuple(players))
 
     def hand(self, seat: int) -> int:
@@ -155,3 +156,24 @@ def strength(c: int, reversed_order: bool) -> int:
         return 100
     r = rank_of(c)
     return 12 - r if reversed_order else r
+
+
+def _state_replacer():
+    """dataclasses.replace for State, compiled once: the engine makes several new States per move."""
+    names = [f.name for f in dataclasses.fields(State)]
+    body = "".join(f"    set_(new, {n!r}, changes.pop({n!r}) if {n!r} in changes else self.{n})\n" for n in names)
+    src = (f"def replace_state(self, changes):\n    new = new_(State)\n{body}"
+           "    if changes:\n        raise TypeError(f'State has no field(s) {sorted(changes)}')\n    return new\n")
+    scope = {"State": State, "new_": object.__new__, "set_": object.__setattr__}
+    exec(src, scope)
+    return scope["replace_state"]
+
+
+_replace_state = _state_replacer()
+
+
+def replace(obj, **changes):
+    """A copy of ``obj`` with ``changes`` (fast for State, dataclasses.replace for the rest)."""
+    if type(obj) is State:
+        return _replace_state(obj, changes)
+    return dataclasses.replace(obj, **changes)
