@@ -20,10 +20,8 @@ EFFECT_DECLARATIONS = sorted(DECLARABLE - set(SEQUENCES))
 MAX_DECISION_MOVES = 2000  # table mode: choosing among unseen cards is listed up to this many ways
 
 
-def _subsets(bits: list[int], lo: int):
-    for k in range(lo, len(bits) + 1):
-        for combo in combinations(bits, k):
-            yield sum(1 << c for c in combo)
+# SUBSETS[pattern]: every non-empty subset of a 4-bit suit pattern, with its size (a rank's cards shifted down)
+SUBSETS = [[(sub, sub.bit_count()) for sub in range(1, 16) if sub & ~pattern == 0] for pattern in range(16)]
 
 
 def _sequence_slots():
@@ -99,15 +97,15 @@ def _candidates(hand: int, rules, sizes=None, swaps=True) -> set[int]:
     joker_sets = [0] + [1 << j for j in jokers] + ([hand & JOKERS_MASK] if nj == 2 else [])
     out = {1 << c for c in cards_of(hand)} if sizes is None or 1 in sizes else set()
     for r in range(13):
-        same = hand & rank_mask(r)
-        if not same:
+        pattern = hand >> (4 * r) & 0xF
+        if not pattern:
             continue
-        for sub in _subsets(cards_of(same), 1):
+        for sub, n in SUBSETS[pattern]:
+            sub <<= 4 * r
             for js in joker_sets:
-                m = sub | js
-                k = m.bit_count()
+                k = n + js.bit_count()
                 if k >= 2 and (sizes is None or k in sizes):
-                    out.add(m)
+                    out.add(sub | js)
     if nj == 2 and (sizes is None or 2 in sizes):
         out.add(hand & JOKERS_MASK)
     for shape in rules.shapes:
