@@ -1,7 +1,7 @@
 """States that put a seat in front of each kind of decision, built from explicit deals with the engine."""
 from __future__ import annotations
 
-from referee import actors, apply, new_game, next_deal, state_to_json
+from referee import apply, new_game, next_deal, state_to_json
 from referee.presets import PRESETS
 
 

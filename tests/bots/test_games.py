@@ -139,7 +139,7 @@ def test_mc_honours_its_time_budget():
 
 
 def test_samples_agree_with_the_view_and_keep_given_cards_with_their_receiver():
-    from tests.bots.scenarios import SCENARIOS, do
+    from tests.bots.scenarios import SCENARIOS
 
     st = SCENARIOS["seven_pass"][0]()
     verdict, st, evs = apply(st, {"seat": 0, "action": "give", "cards": ["DK"]})

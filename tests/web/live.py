@@ -13,23 +13,14 @@ import tempfile
 import threading
 from pathlib import Path
 
-import redis
 from werkzeug.serving import make_server
+
+from tests.redis_support import cleanup, machine_redis
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("REFEREE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-TEST_DB = int(os.environ.get("REFEREE_TEST_DB", "13"))
-
-
-def machine_redis() -> str | None:
-    url = os.environ.get("REFEREE_TEST_REDIS_URL", f"redis://127.0.0.1:6379/{TEST_DB}")
-    try:
-        redis.Redis.from_url(url, socket_connect_timeout=1).ping()
-        return url
-    except redis.exceptions.RedisError:
-        return None
 
 
 class LiveReferee:
@@ -87,20 +78,7 @@ class LiveReferee:
             stop_embedded(self.embedded)
 
     def _cleanup(self) -> None:
-        conn = redis.Redis.from_url(self.redis_url, decode_responses=True)
-        games = set()
-        for key in conn.scan_iter(f"{self.prefix}:*", count=1000):
-            games.add(key.split("{", 1)[1].split("}", 1)[0])
-            conn.delete(key)
-        for key in conn.scan_iter(f"rq:*{self.queue}*", count=1000):
-            conn.delete(key)
-        for key in conn.scan_iter("rq:*bot-*", count=1000):
-            if key.rsplit("bot-", 1)[1].rsplit("-", 1)[0] in games:
-                conn.delete(key)
-        for key in conn.scan_iter("rq:worker:*", count=1000):
-            if conn.type(key) == "hash" and conn.hget(key, "queues") == self.queue:
-                conn.delete(key)
-        conn.srem("rq:queues", f"rq:queue:{self.queue}")
+        cleanup(self.redis_url, self.prefix, self.queue)
 
 
 def launch_browser(playwright):
