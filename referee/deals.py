@@ -45,9 +45,11 @@ def explicit_hands(hands, n: int, jokers: int) -> list[int]:
 
 
 def _hands(rules, n, dealer, seed, hands):
-    jokers = rules.params("jokers")["count"] if rules.on("jokers") else 0
-    masks = explicit_hands(hands, n, jokers) if hands is not None else shuffle_deal(jokers, n, dealer, seed)
-    out_of_play = deck(jokers)
+    if hands is not None:
+        masks = explicit_hands(hands, n, rules.jokers)
+    else:
+        masks = shuffle_deal(rules.jokers, n, dealer, seed)
+    out_of_play = deck(rules.jokers)
     for m in masks:
         out_of_play &= ~m
     return masks, out_of_play
@@ -55,8 +57,7 @@ def _hands(rules, n, dealer, seed, hands):
 
 def table_counts(rules, n: int, dealer: int) -> list[int]:
     """Table mode: how many cards each seat holds after an even deal from the seat after the dealer."""
-    jokers = rules.params("jokers")["count"] if rules.on("jokers") else 0
-    size = deck(jokers).bit_count()
+    size = deck(rules.jokers).bit_count()
     return [size // n + (1 if (seat - dealer - 1) % n < size % n else 0) for seat in range(n)]
 
 

@@ -85,8 +85,7 @@ def possible_cards(st, seat) -> int:
     p = st.players[seat]
     if not p.unknown:
         return p.hand
-    jokers = st.rules.params("jokers")["count"] if st.rules.on("jokers") else 0
-    return p.hand | (deck(jokers) & ~st.seen())
+    return p.hand | (deck(st.rules.jokers) & ~st.seen())
 
 
 def _candidates(hand: int, rules, sizes=None, swaps=True) -> set[int]:

@@ -7,7 +7,7 @@ from .rules import DECLARABLE, MODULES, RULES, SHAPES
 
 
 class Ruleset:
-    __slots__ = ("preset", "_params", "shapes", "compare", "min_stairs", "declarations", "legality_hooks",
+    __slots__ = ("preset", "_params", "shapes", "compare", "min_stairs", "declarations", "jokers", "legality_hooks",
                  "special_hooks", "play_hooks", "_key")
 
     def __init__(self, preset: str, params: dict):
@@ -18,6 +18,7 @@ class Ruleset:
         self.compare = stairs["compare"]
         self.min_stairs = stairs["min_length"]
         self.declarations = "declarations_required" in params
+        self.jokers = params["jokers"]["count"] if "jokers" in params else 0
         on = [m for m in MODULES if m.ID in params]
         self.legality_hooks = tuple((m, params[m.ID]) for m in on if hasattr(m, "legality"))
         self.special_hooks = tuple((m, params[m.ID]) for m in on if hasattr(m, "special_play"))

@@ -1,8 +1,9 @@
-"""Card helpers for the bots, working on the public card codes of a seat's view."""
+"""Card helpers for the bots, working on the public card codes of a seat's view (the engine's card codes)."""
 from __future__ import annotations
 
-RANKS = "3456789TJQKA2"
-SUITS = "SHDC"
+from referee import cards
+
+RANKS = cards.RANKS
 TOP = 13  # a joker's strength: above every rank in either order
 
 
@@ -24,4 +25,4 @@ def strength(code: str, reversed_order: bool) -> int:
 
 
 def deck(jokers: int) -> list[str]:
-    return [s + r for r in RANKS for s in SUITS] + ["JK1", "JK2"][:jokers]
+    return cards.codes(cards.deck(jokers))
