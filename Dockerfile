@@ -10,6 +10,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /app
 COPY pyproject.toml README.md* openapi.yaml ./
 COPY referee ./referee
+COPY service ./service
+COPY cli ./cli
 COPY api ./api
 COPY workers ./workers
 RUN pip install --no-cache-dir . \
@@ -19,6 +21,6 @@ USER referee
 
 EXPOSE 8000
 # gthread workers: a Server-Sent Events stream holds a thread, not a whole process.
-# Run bots with the same image: `docker run … python -m api.cli worker`.
+# Run bots with the same image: `docker run … referee worker`.
 CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "2", "--worker-class", "gthread", "--threads", "8", \
      "--access-logfile", "-", "api.app:create_app()"]

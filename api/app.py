@@ -7,14 +7,15 @@ from flask import Flask
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from workers.queue import BotScheduler
+import referee as engine
+from service.errors import ApiError
+from service.games import GameService
+from service.redis_conn import connect, embedded_url, start_embedded
+from service.scheduler import BotScheduler
+from service.settings import Settings
+from service.store import GameStore
 
-from .errors import ApiError
-from .redis_conn import connect, embedded_url, start_embedded
 from .routes import BLUEPRINTS, record, web
-from .service import GameService
-from .settings import Settings
-from .store import GameStore
 
 log = logging.getLogger(__name__)
 _embedded = None  # one embedded server per process, shared by every app it creates
@@ -50,6 +51,10 @@ def _register_errors(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):
         return exc.to_json(), exc.status
+
+    @app.errorhandler(engine.InputError)
+    def bad_input(exc: engine.InputError):
+        return _error(exc.code, exc.message, 400)
 
     @app.errorhandler(ValidationError)
     def invalid(exc: ValidationError):

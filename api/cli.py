@@ -1,7 +1,6 @@
-"""Command line: `serve`, `worker`, `demo` (the `referee` console script dispatches here)."""
+"""The service's commands for the ``referee`` console script: `serve`, `demo`."""
 from __future__ import annotations
 
-import argparse
 import signal
 import socket
 import sys
@@ -16,11 +15,6 @@ def register(subparsers) -> None:
     serve.add_argument("--no-worker", action="store_true", help="do not start an RQ bot worker")
     serve.set_defaults(func=cmd_serve)
 
-    worker = subparsers.add_parser("worker", help="run an RQ worker that plays bot seats")
-    worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
-    worker.add_argument("--fork", action="store_true", help="fork a work horse per job (rq.Worker)")
-    worker.set_defaults(func=cmd_worker)
-
     demo = subparsers.add_parser("demo", help="play one deal of four random bots over HTTP and print the refereed log")
     demo.add_argument("--preset", default="uecda")
     demo.add_argument("--seed", type=int, default=None)
@@ -30,7 +24,7 @@ def register(subparsers) -> None:
 
 
 def cmd_serve(args) -> int:
-    from .runner import Supervisor
+    from service.supervisor import Supervisor
 
     sup = Supervisor()
     sup.handle_signals()
@@ -42,33 +36,10 @@ def cmd_serve(args) -> int:
     return sup.wait()
 
 
-def cmd_worker(args) -> int:
-    from rq import SimpleWorker, Worker
-
-    from .redis_conn import connect, embedded_url, start_embedded, stop_embedded
-    from .settings import Settings
-
-    settings = Settings.from_env()
-    embedded = None
-    url = settings.redis_url
-    if not url:
-        embedded = start_embedded(settings.data_dir)
-        url = embedded_url(embedded)
-    cls = Worker if args.fork else SimpleWorker
-    worker = cls([settings.queue_name], connection=connect(url, decode=False))
-    try:
-        # RQ installs its own SIGTERM/SIGINT handlers: finish the current job, then return
-        worker.work(burst=args.burst, with_scheduler=False)
-    finally:
-        if embedded is not None:
-            stop_embedded(embedded)
-    return 0
-
-
 def cmd_demo(args) -> int:
     import requests
 
-    from .runner import Supervisor
+    from service.supervisor import Supervisor
 
     sup = None
     base = args.url
@@ -168,14 +139,3 @@ def _wait_healthy(base: str, timeout: float = 30.0) -> None:
         if time.monotonic() > deadline:
             raise SystemExit(f"the service at {base} did not become healthy")
         time.sleep(0.2)
-
-
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="referee")
-    register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return args.func(args) or 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -4,8 +4,8 @@ from __future__ import annotations
 from flask import current_app, request
 from marshmallow import Schema
 
-from .errors import ApiError
-from .service import GameService
+from service.errors import ApiError
+from service.games import GameService
 
 
 def service() -> GameService:

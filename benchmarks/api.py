@@ -29,8 +29,8 @@ sys.path.insert(0, str(_HERE.parent))
 import redis  # noqa: E402
 import requests  # noqa: E402
 
-from api.runner import Supervisor  # noqa: E402
-from api.settings import Settings  # noqa: E402
+from service.supervisor import Supervisor  # noqa: E402
+from service.settings import Settings  # noqa: E402
 
 
 def pick_storage() -> Settings:

@@ -1,8 +1,6 @@
-"""The ``referee`` command. ``simulate`` runs on the engine alone; the service commands live in api.cli."""
+"""The engine's command for the ``referee`` console script: ``simulate`` (the engine alone, no service)."""
 from __future__ import annotations
 
-import argparse
-import importlib
 import json
 import random
 import sys
@@ -11,9 +9,6 @@ from . import actors, apply, legal_moves, new_game, next_deal
 from .cards import codes
 from .narrate import outcome_text
 from .presets import DEFAULT_PLAYERS, PRESETS
-
-SERVICE_COMMANDS = ("api.cli", "workers.cli")  # serve, worker, demo; tournament
-
 
 def simulate(preset: str, seed: int, players: int, deals: int, rules, out=sys.stdout) -> None:
     names = [f"bot{i}" for i in range(players)]
@@ -47,27 +42,12 @@ def simulate(preset: str, seed: int, players: int, deals: int, rules, out=sys.st
                 print(f"       {line}", file=out)
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="referee", description="Daifugō referee")
-    sub = parser.add_subparsers(dest="command", required=True)
+def register(sub) -> None:
     sim = sub.add_parser("simulate", help="play random bots against each other and print the refereed log")
     sim.add_argument("--preset", choices=sorted(PRESETS), default="uecda")
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--players", type=int)
     sim.add_argument("--deals", type=int, default=1)
     sim.add_argument("--rules", type=json.loads, default=None, help='overrides as JSON, e.g. \'{"jack_back": true}\'')
-    for name in SERVICE_COMMANDS:
-        try:
-            module = importlib.import_module(name)
-        except ImportError:
-            continue  # the service's dependencies are not installed: the engine's commands only
-        module.register(sub)
-    args = parser.parse_args(argv)
-    if args.command == "simulate":
-        simulate(args.preset, args.seed, args.players or DEFAULT_PLAYERS[args.preset], args.deals, args.rules)
-        return 0
-    return args.func(args) or 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    sim.set_defaults(func=lambda args: simulate(args.preset, args.seed, args.players or DEFAULT_PLAYERS[args.preset],
+                                                args.deals, args.rules))

@@ -1,10 +1,6 @@
-"""The workers' commands for the ``referee`` console script: ``tournament``.
-
-``referee/cli.py`` calls ``register(subparsers)``; until then: ``python -m workers.cli tournament ...``.
-"""
+"""The workers' commands for the ``referee`` console script: ``worker``, ``tournament``."""
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
@@ -12,6 +8,11 @@ from referee.presets import PRESETS
 
 
 def register(subparsers) -> None:
+    worker = subparsers.add_parser("worker", help="run an RQ worker that plays bot seats")
+    worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
+    worker.add_argument("--fork", action="store_true", help="fork a work horse per job (rq.Worker)")
+    worker.set_defaults(func=cmd_worker)
+
     t = subparsers.add_parser("tournament", help="bots play matches against each other; per-bot standings")
     t.add_argument("--preset", choices=sorted(PRESETS), default="uecda")
     t.add_argument("--seats", required=True, help="comma-separated bot names, one per seat: mc,greedy,random,random")
@@ -24,6 +25,29 @@ def register(subparsers) -> None:
     t.add_argument("--mc-playouts", type=int, default=None, help="mc playout cap per decision")
     t.add_argument("--no-progress", action="store_true")
     t.set_defaults(func=tournament_command)
+
+
+def cmd_worker(args) -> int:
+    from rq import SimpleWorker, Worker
+
+    from service.redis_conn import connect, embedded_url, start_embedded, stop_embedded
+    from service.settings import Settings
+
+    settings = Settings.from_env()
+    embedded = None
+    url = settings.redis_url
+    if not url:
+        embedded = start_embedded(settings.data_dir)
+        url = embedded_url(embedded)
+    cls = Worker if args.fork else SimpleWorker
+    worker = cls([settings.queue_name], connection=connect(url, decode=False))
+    try:
+        # RQ installs its own SIGTERM/SIGINT handlers: finish the current job, then return
+        worker.work(burst=args.burst, with_scheduler=False)
+    finally:
+        if embedded is not None:
+            stop_embedded(embedded)
+    return 0
 
 
 def tournament_command(args) -> int:
@@ -50,14 +74,3 @@ def tournament_command(args) -> int:
                       "bots": {k: {"mean_place": v["mean_place"], "ci95": v["ci95"], "first_share": v["first_share"]}
                                for k, v in summary["bots"].items()}}))
     return 0
-
-
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m workers.cli", description="Daifugō referee: worker commands")
-    register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return args.func(args) or 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -6,12 +6,12 @@ import random
 import referee as engine
 from rq import get_current_job
 
-from api.redis_conn import decoding
-from api.service import GameService
-from api.store import GameStore
+from service.games import GameService
+from service.redis_conn import decoding
+from service.scheduler import BotScheduler
+from service.store import GameStore
 
 from . import bots
-from .queue import BotScheduler
 
 
 def play_bot_turn(game_id: str, seq: int, key_prefix: str, queue_name: str) -> dict:

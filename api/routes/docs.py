@@ -3,7 +3,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response
 
-from ..errors import NotFound
+from service.errors import NotFound
 
 bp = Blueprint("docs", __name__)
 

@@ -7,8 +7,8 @@ import referee as engine
 
 from ..http import bearer, query, respond, service
 from ..schemas import AfterQuery, EventsSchema, SeqQuery, StateSchema, StreamQuery
-from ..service import viewer_arg
-from ..store import entry_id_for_seq
+from service.games import viewer_arg
+from service.store import entry_id_for_seq
 
 bp = Blueprint("events", __name__, url_prefix="/v1/games")
 HEARTBEAT_S = 15

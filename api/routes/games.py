@@ -1,6 +1,6 @@
 from flask import Blueprint, request
 
-from ..errors import ApiError
+from service.errors import ApiError
 from ..http import bearer, body, query, respond, service
 from ..schemas import (CreatedGameSchema, CreateGameSchema, DealSchema, HandsCorrectionSchema, LegalMovesSchema,
                        SeatQuery, StateSchema)

@@ -2,7 +2,7 @@ from flask import Blueprint
 
 from ..http import body, respond
 from ..schemas import DetachedJudgeSchema, JudgedSchema, move_from
-from ..service import judge_detached
+from service.games import judge_detached
 
 bp = Blueprint("judge", __name__)
 

@@ -11,7 +11,7 @@ import referee as engine
 from referee.record import export_record
 
 from ..http import bearer, service
-from ..service import viewer_arg
+from service.games import viewer_arg
 
 bp = Blueprint("record", __name__)
 

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from flask import Blueprint, send_from_directory
 
+from service.scheduler import BOT_STRATEGIES
+
 STATIC = Path(__file__).resolve().parent.parent / "static"
 bp = Blueprint("web", __name__, static_folder=str(STATIC), static_url_path="/static")
 
@@ -22,10 +24,4 @@ def index():
 
 @bp.get("/web/config.json")
 def config():
-    try:
-        from workers import bots
-
-        names = bots.names()
-    except Exception:  # the page still works (human seats) without the bot registry
-        names = ["random"]
-    return {"bots": names}
+    return {"bots": list(BOT_STRATEGIES)}

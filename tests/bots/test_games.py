@@ -168,7 +168,7 @@ def test_a_tournament_rotates_seats_and_reports_every_bot():
 
 
 def test_the_tournament_command_ends_with_one_json_line(capsys):
-    from workers.cli import main
+    from cli import main
 
     assert main(["tournament", "--preset", "nanko", "--seats", "mc,greedy,random,random", "--deals", "4",
                  "--seed", "2", "--match-deals", "1", "--processes", "2", "--mc-playouts", "3"]) == 0

@@ -9,8 +9,8 @@ import pytest
 from rq import Queue, SimpleWorker
 
 from api.app import create_app
-from api.redis_conn import connect, embedded_url, start_embedded, stop_embedded
-from api.settings import Settings
+from service.redis_conn import connect, embedded_url, start_embedded, stop_embedded
+from service.settings import Settings
 
 from tests.redis_support import cleanup, machine_redis
 

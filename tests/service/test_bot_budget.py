@@ -18,7 +18,7 @@ BUDGET_S = bots.get("mc").budget_ms / 1000
 def worker(redis_url, settings):
     env = dict(os.environ, REDIS_URL=redis_url, REFEREE_KEY_PREFIX=settings.key_prefix,
                REFEREE_QUEUE=settings.queue_name, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], env=env, cwd=str(ROOT),
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "worker"], env=env, cwd=str(ROOT),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     yield proc
     proc.terminate()

@@ -2,7 +2,7 @@
 import pytest
 
 from workers.bots import names
-from workers.queue import job_id
+from service.scheduler import job_id
 
 
 @pytest.mark.parametrize("preset", ["uecda", "nanko", "gekifugo"])

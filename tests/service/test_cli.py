@@ -26,7 +26,7 @@ def _env(**extra):
 
 def _serve(env, *args):
     port = _port()
-    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port), *args], env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port), *args], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
@@ -103,7 +103,7 @@ def _embedded_running(tmp_path) -> bool:
 
 def test_demo_prints_a_refereed_deal(tmp_path):
     # demo's own --timeout is shorter, so it always gets to stop what it started
-    out = subprocess.run([sys.executable, "-m", "api.cli", "demo", "--seed", "4", "--timeout", "60"],
+    out = subprocess.run([sys.executable, "-m", "cli", "demo", "--seed", "4", "--timeout", "60"],
                          capture_output=True, text=True, env=_env(REFEREE_DATA_DIR=str(tmp_path / "data")),
                          timeout=150)
     assert out.returncode == 0, out.stderr[-2000:]

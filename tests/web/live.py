@@ -33,8 +33,8 @@ class LiveReferee:
 
     def start(self) -> "LiveReferee":
         from api.app import create_app
-        from api.redis_conn import embedded_url, start_embedded
-        from api.settings import Settings
+        from service.redis_conn import embedded_url, start_embedded
+        from service.settings import Settings
 
         url = machine_redis()
         if url is None:
@@ -51,7 +51,7 @@ class LiveReferee:
                    PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         self.worker_log = Path(tempfile.mkdtemp(prefix="referee-webtest-")) / "worker.log"
         with open(self.worker_log, "wb") as log:
-            self.worker = subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], env=env, cwd=str(ROOT),
+            self.worker = subprocess.Popen([sys.executable, "-m", "cli", "worker"], env=env, cwd=str(ROOT),
                                            stdout=log, stderr=subprocess.STDOUT)
         return self
 
@@ -73,7 +73,7 @@ class LiveReferee:
             self.server.shutdown()
         self._cleanup()
         if self.embedded is not None:
-            from api.redis_conn import stop_embedded
+            from service.redis_conn import stop_embedded
 
             stop_embedded(self.embedded)
 

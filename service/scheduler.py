@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from rq import Queue
 
-JOB = "workers.jobs.play_bot_turn"
+JOB = "workers.jobs.play_bot_turn"  # by name: the service never imports the workers
+# The strategies a seat may name; workers/bots registers one function for each (a test checks both agree).
+BOT_STRATEGIES = ("greedy", "mc", "random")
 
 
 def job_id(game_id: str, seq: int) -> str:

@@ -65,7 +65,7 @@ class Supervisor:
                            "api.app:create_app()"])
 
     def start_worker(self) -> subprocess.Popen:
-        return self.spawn(["-m", "api.cli", "worker"])
+        return self.spawn(["-m", "cli", "worker"])
 
     def handle_signals(self) -> None:
         def stop(signum, frame):

@@ -12,8 +12,7 @@ import time
 import referee as engine
 from referee.record import import_record
 
-from workers import bots as bot_registry
-
+from .scheduler import BOT_STRATEGIES
 from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized
 from .store import GameRecord, GameStore
 from .tokens import digest, matches, new_token
@@ -24,14 +23,6 @@ MAX_RETRIES = 20
 MAX_RECORD_CHARS = 4_000_000
 
 
-def engine_call(fn, *args, **kwargs):
-    """Run an engine call, turning its InputError into a 400 with the engine's code."""
-    try:
-        return fn(*args, **kwargs)
-    except engine.InputError as exc:
-        raise ApiError(exc.message, code=exc.code, status=400) from None
-
-
 def viewer_arg(viewer):
     return None if viewer == TABLE else viewer
 
@@ -39,7 +30,7 @@ def viewer_arg(viewer):
 class GameService:
     def __init__(self, store: GameStore, scheduler=None):
         self.store = store
-        self.scheduler = scheduler  # workers.queue.BotScheduler or None
+        self.scheduler = scheduler  # service.scheduler.BotScheduler or None
 
     # --- reading and access -------------------------------------------------
     def load(self, gid: str) -> GameRecord:
@@ -70,17 +61,17 @@ class GameService:
 
     @staticmethod
     def state_of(rec: GameRecord):
-        return engine_call(engine.state_from_json, rec.state)
+        return engine.state_from_json(rec.state)
 
     # --- creating -----------------------------------------------------------
     def create(self, preset: str, players: list[dict], rules=None, seed=None, hands=None, table=False,
                leader=None) -> dict:
         bots = [p.get("bot") for p in players]
-        unknown = sorted({b for b in bots if b is not None and b not in bot_registry.names()})
+        unknown = sorted({b for b in bots if b is not None and b not in BOT_STRATEGIES})
         if unknown:
-            raise ApiError(f"unknown bot strategy {unknown[0]!r}; known: {', '.join(bot_registry.names())}",
+            raise ApiError(f"unknown bot strategy {unknown[0]!r}; known: {', '.join(BOT_STRATEGIES)}",
                            code="unknown_bot")
-        state, events = engine_call(engine.new_game, preset, rules=rules,
+        state, events = engine.new_game(preset, rules=rules,
                                     players=[p["name"] for p in players], seed=seed, hands=hands, table=table,
                                     leader=leader)
         return self._store_new(state, events, bots)
@@ -117,7 +108,7 @@ class GameService:
                 raise Conflict(f"expected_seq {expected_seq} is stale: the game is at seq {rec.seq}",
                                code="stale_seq")
             state = self.state_of(rec)
-            verdict, new_state, events = engine_call(engine.apply, state, move)
+            verdict, new_state, events = engine.apply(state, move)
             vj = verdict.to_json()
             if not verdict.legal:
                 audit = {"type": "rejected", "after_seq": rec.seq, "move": move, "verdict": vj,
@@ -138,7 +129,7 @@ class GameService:
         self.require_seat(viewer, move.get("seat"))
         rec = self.load(gid)
         state = self.state_of(rec)
-        verdict, new_state, _ = engine_call(engine.apply, state, move)
+        verdict, new_state, _ = engine.apply(state, move)
         return {"verdict": verdict.to_json(), "seq": rec.seq, "state": self.view(new_state, viewer)}
 
     def next_deal(self, gid: str, viewer, hands=None) -> dict:
@@ -149,7 +140,7 @@ class GameService:
             state = self.state_of(rec)
             if engine.actors(state):
                 raise Conflict("the current deal is not over yet", code="deal_not_over")
-            new_state, events = engine_call(engine.next_deal, state, hands=hands)
+            new_state, events = engine.next_deal(state, hands=hands)
             ok, seq = self.store.append(gid, rec.seq, engine.state_to_json(new_state), events)
             if ok:
                 self._schedule(gid, seq, new_state, rec.bots)
@@ -163,7 +154,7 @@ class GameService:
         for _ in range(MAX_RETRIES):
             rec = self.load(gid)
             state = self.state_of(rec)
-            new_state, events = engine_call(engine.correct_hands, state, hands)
+            new_state, events = engine.correct_hands(state, hands)
             ok, seq = self.store.append(gid, rec.seq, engine.state_to_json(new_state), events)
             if ok:
                 return {"seq": seq, "state": self.view(new_state, viewer)}
@@ -180,7 +171,7 @@ class GameService:
             raise ApiError(f"seat {seat} is not at this table (0..{len(rec.seat_hashes) - 1})", code="bad_seat")
         state = self.state_of(rec)
         return {"seat": seat, "seq": rec.seq, "actors": engine.actors(state),
-                "moves": engine_call(engine.legal_moves, state, seat)}
+                "moves": engine.legal_moves(state, seat)}
 
     # --- the log ------------------------------------------------------------
     def events(self, gid: str, viewer, after: int = -1, include_rejected: bool = False) -> dict:
@@ -199,7 +190,7 @@ class GameService:
         rec = self.load(gid)
         if not 0 <= seq <= rec.seq:
             raise ApiError(f"seq must be between 0 and {rec.seq}", code="bad_seq")
-        state = engine_call(engine.replay, self.store.events(gid, upto_seq=seq), upto=seq)
+        state = engine.replay(self.store.events(gid, upto_seq=seq), upto=seq)
         return {"seq": seq, "state": self.view(state, viewer)}
 
     # --- bots ---------------------------------------------------------------
@@ -216,10 +207,10 @@ def judge_detached(preset: str, rules, state_json: dict, move: dict) -> dict:
     The request's preset and overrides say which rules decide the dispute: they
     replace the ruleset the state JSON carries (its "preset" and "rules" keys).
     """
-    ruleset = engine_call(engine.build_ruleset, preset, rules)
+    ruleset = engine.build_ruleset(preset, rules)
     try:
-        state = engine_call(engine.state_from_json, {**state_json, **ruleset.to_json()})
-        verdict, new_state, _ = engine_call(engine.apply, state, move)
+        state = engine.state_from_json({**state_json, **ruleset.to_json()})
+        verdict, new_state, _ = engine.apply(state, move)
         return {"verdict": verdict.to_json(), "state": engine.state_to_json(new_state)}
     except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
         # a client-held state can be inconsistent in ways state_from_json does not check

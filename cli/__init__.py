@@ -1,0 +1,25 @@
+"""The ``referee`` console script: one parser over the commands each layer registers.
+
+It sits above every layer (engine, service, API, workers), so no layer has to import one above it.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+import api.cli
+import referee.cli
+import workers.cli
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="referee", description="Daifugō referee")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for module in (referee.cli, api.cli, workers.cli):
+        module.register(sub)
+    args = parser.parse_args(argv)
+    return args.func(args) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
