@@ -116,9 +116,14 @@ def exchange_queue(st) -> tuple:
 
 
 def start_play(st, log):
-    """After the exchange: the last-placed player of the previous deal leads."""
+    """After the exchange: the last-placed player of the previous deal leads, or with first_card.every_deal
+    the holder of the first card (if nobody is known to hold it, as in table mode, the last-placed player)."""
     places = st.previous_places
     leader = places.index(len(places)) if places else 0
+    params = st.rules.params("first_card")
+    if params and params["every_deal"]:
+        c = first_card.card(params)
+        leader = next((p.seat for p in st.players if p.hand >> c & 1), leader)
     log.append({"kind": "play_starts", "leader": leader})
     st = replace(st, phase="play", pending=())
     st = finish_empty_hands(st, leader, log)

@@ -247,6 +247,6 @@ def legal_moves(st, seat: int) -> list[dict]:
     if st.phase != "play" or st.turn != seat:
         return []
     moves = _play_moves(st, seat)
-    if st.field is not None:
+    if st.field is not None or st.rules.on("lead_pass"):
         moves.insert(0, {"seat": seat, "action": "pass"})
     return moves

@@ -83,6 +83,8 @@ def state_to_json(st: State, viewer=None) -> dict:
         "seed": st.seed if viewer is None else None,
         "table": st.table,
         "hidden_discards": st.hidden_discards,
+        "passed": [s for s in range(len(st.players)) if st.passed >> s & 1],
+        "idle_turns": st.idle,
         **st.rules.to_json(),
     }
 
@@ -170,7 +172,8 @@ def state_from_json(obj) -> State:
             previous_places=tuple(obj.get("previous_places", [])),
             exchange_counts=tuple(obj.get("exchange_counts", (2, 1))), days=int(obj.get("days", 0)),
             ended_by=obj.get("ended_by"), table=bool(obj.get("table")),
-            hidden_discards=int(obj.get("hidden_discards", 0))))
+            hidden_discards=int(obj.get("hidden_discards", 0)),
+            passed=sum(1 << int(s) for s in obj.get("passed", [])), idle=int(obj.get("idle_turns", 0))))
     except InputError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as e:

@@ -84,6 +84,8 @@ class State:
     ended_by: str | None = None   # the rule that ended the deal early (gekokujo)
     table: bool = False           # table mode: hands are unknown, only counts and what was shown
     hidden_discards: int = 0      # cards discarded unseen (a fallen top's unknown hand, table mode)
+    passed: int = 0               # pass_until_flush: bitmask of the seats that passed since the last flush
+    idle: int = 0                 # passes in a row since the last play (pass_abort)
 
     @property
     def reversed(self) -> bool:
