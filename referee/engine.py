@@ -82,7 +82,8 @@ def _apply_effects(st, plan: Plan, log):
     if ctx.left_after == 0:
         params = st.rules.params("forbidden_finish")
         went_out = ((seat, forbidden_finish.why(ctx, plan.effects, params) if params else None),)
-    return replace(st, pending=tuple(queue), after=After(seat, cut=cut, skip=skip, went_out=went_out))
+    return replace(st, pending=tuple(queue), after=After(seat, cut=cut, skip=skip, went_out=went_out,
+                                                         cards=ctx.reading.n))
 
 
 def _play(st, plan: Plan, log):

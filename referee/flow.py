@@ -212,7 +212,7 @@ def resolve(st, log):
 def open_cut_back_window(st):
     """Right after a cut, the seats holding enough jokers may cut back (切り返し)."""
     a = st.after
-    n = st.field.reading.n if st.field else 0
+    n = a.cards or (st.field.reading.n if st.field else 0)
     unseen_jokers = (JOKERS_MASK & ~st.seen()).bit_count()
     seats = [s for s in st.active_seats() if s != a.seat and n > 0 and
              (st.hand(s) & JOKERS_MASK).bit_count() + min(st.players[s].unknown, unseen_jokers) >= n]

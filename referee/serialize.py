@@ -7,8 +7,7 @@ from .cards import codes, count, parse_many, parse_suits, suit_names, RANKS
 from .errors import InputError
 from .moves import _as_map
 from .ruleset import ruleset_from_json
-from .play import matches_as
-from .shapes import SEQUENCES, readings
+from .shapes import SEQUENCES, matches_as, readings
 from .state import After, Field, Pending, Player, State
 
 TITLES_GEKI = ("檄富豪", "檄貧民")
@@ -79,7 +78,8 @@ def state_to_json(st: State, viewer=None) -> dict:
         "days": st.days,
         "ended_by": st.ended_by,
         "after": None if a is None else {"seat": a.seat, "cut": a.cut, "skip": a.skip,
-                                         "went_out": [list(w) for w in a.went_out], "window_done": a.window_done},
+                                         "went_out": [list(w) for w in a.went_out], "window_done": a.window_done,
+                                         "cards": a.cards},
         "seed": st.seed if viewer is None else None,
         "table": st.table,
         "hidden_discards": st.hidden_discards,
@@ -153,7 +153,7 @@ def state_from_json(obj) -> State:
         a = obj.get("after")
         after = None if a is None else After(a["seat"], a.get("cut"), a.get("skip", 0),
                                             tuple((w[0], w[1]) for w in a.get("went_out", [])),
-                                            a.get("window_done", False))
+                                            a.get("window_done", False), int(a.get("cards", 0)))
         locks = obj.get("locks") or {}
         field = _field_from_json(obj["field"], rules) if obj.get("field") else None
         out = obj.get("out_of_play", [])

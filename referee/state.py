@@ -49,6 +49,7 @@ class After:
     skip: int = 0
     went_out: tuple = ()          # ((seat, forbidden reason or None), ...) who emptied a hand with a play
     window_done: bool = False     # the cut-back window after the cut has been offered
+    cards: int = 0                # cards the play put down (a cut back needs as many jokers); 0: the field's size
 
 
 @dataclass(frozen=True, slots=True)
