@@ -43,7 +43,8 @@ def playout(st, seat: int, rules_json: dict, rng: random.Random) -> int:
             break
         s = acting[0]
         legal = legal_moves(st, s)
-        move = legal[0] if len(legal) == 1 else greedy.choose(light_view(st, s, rules_json), legal, rng)
+        single = len(legal) == 1 and "choose" not in legal[0]
+        move = legal[0] if single else greedy.choose(light_view(st, s, rules_json), legal, rng)
         _, st, _ = apply(st, move)
     place = st.players[seat].place
     return place if place is not None else len(st.players)
