@@ -1,13 +1,16 @@
 """Proposals, verdicts, audit entries, seat permissions, judging and racing proposals."""
 import threading
 
+from referee import instantiate
+
 from .helpers import hands
 
 
 def _turn(client, g):
     probe = client.legal(g["game_id"], g["table_token"], 0)
     seat = probe["actors"][0]
-    return seat, client.legal(g["game_id"], g["table_token"], seat)["moves"], probe["seq"]
+    moves = client.legal(g["game_id"], g["table_token"], seat)["moves"]
+    return seat, [instantiate(m) for m in moves], probe["seq"]
 
 
 def _illegal_play(table_state, seat):
