@@ -7,10 +7,8 @@ from .cards import cards_of, codes, deck, parse_many
 from .errors import InputError
 from .flow import finish_empty_hands, lead
 from .rules import exchange, first_card, inflation
-from .ruleset import build_ruleset
+from .ruleset import MAX_PLAYERS, build_ruleset
 from .state import Pending, Player, State, replace
-
-MAX_PLAYERS = 8
 
 
 def shuffle_deal(jokers: int, n: int, dealer: int, seed) -> list[int]:
