@@ -157,12 +157,13 @@ def test_10_8_a_partial_lock_on_several_shared_suits_needs_all_of_them():
 
 def test_10_9_without_as_the_reading_that_forms_a_lock_wins():
     rules = only("nanko", "suit_lock")
-    st = game("nanko", [["S5", "H5", "S9"], ["S6", "JK1", "SK"]], rules)
+    st = game("nanko", [["S5", "C5", "S9"], ["S6", "JK1", "SK"]], rules)
     st = replace(st, turn=0)
-    _, st = play(st, 0, "S5", "H5")
+    _, st = play(st, 0, "S5", "C5")
     v, st = play(st, 1, "S6", "JK1")
-    assert v.reading == {"JK1": "H6"} == js(st)["field"]["as"]
-    assert js(st)["locks"]["suits"] == ["S", "H"]
+    # H6, D6 and C6 are equally strong; only C6 repeats the field's suits S+C and locks them
+    assert v.reading == {"JK1": "C6"} == js(st)["field"]["as"]
+    assert js(st)["locks"]["suits"] == ["S", "C"]
 
 
 def test_10_9_a_group_before_stairs_and_the_verdict_shows_the_fields_reading():
