@@ -511,7 +511,7 @@ function eventItem(ev) {
       li.appendChild(ef);
     }
     appendUnchecked(li, v);
-    const extra = (ev.outcome || []).filter((o) => ["finish", "flush", "deal_over", "capital_fall", "gekokujo", "skip"].includes(o.kind));
+    const extra = (ev.outcome || []).filter((o) => ["finish", "flush", "deal_over", "capital_fall", "gekokujo", "skip", "abort"].includes(o.kind));
     if (extra.length) li.insertAdjacentHTML("beforeend", `<small> ${extra.map(outcomeText).join("; ")}</small>`);
   } else if (ev.type === "deal_started") {
     li.innerHTML = `<span class="seqno">${ev.seq}</span> <b>${t("deal")} ${ev.deal}</b>`;
@@ -577,7 +577,7 @@ function renderHand(st, acting) {
   $("#due").textContent = mine ? `${t("your_turn")} — ${due && due.action !== "play" ? dueText(due) : t("due_play")}`
     : acting.length ? `${t("waiting")} ${acting.map((s) => st.players[s].name).join(", ")}` : (st.phase === "deal_over" ? t("deal_over") : "");
   const playable = new Set();
-  moves.forEach((m) => (Array.isArray(m.cards) ? m.cards : []).forEach((c) => playable.add(c)));
+  moves.forEach((m) => (Array.isArray(m.cards) ? m.cards : []).concat(m.choose ? m.choose.from : []).forEach((c) => playable.add(c)));
   const hand = $("#hand");
   hand.innerHTML = "";
   if (p.hand === null) {
@@ -641,6 +641,12 @@ function declarableRules(st) {
 function moveLabel(m) {
   let s = m.action === "play" ? "" : `${t(m.action)} `;
   if (Array.isArray(m.cards)) s += cardsText(m.cards);
+  if (m.choose) {
+    // a choose entry: pick the cards in the hand, then press the action button
+    const n = m.choose.min === m.choose.max ? `${m.choose.min}` : `${m.choose.min}–${m.choose.max}`;
+    s += `${Array.isArray(m.cards) ? " + " : ""}${n} / ${m.choose.from.length}`;
+    if (m.choose.limit) s += ` (≤${m.choose.limit.max} ${t("unknown_hand")})`;
+  }
   if (m.rank !== undefined && m.rank !== null) s += ` ${m.rank}`;
   if (m.count !== undefined && m.count !== null) s += ` ×${m.count}`;
   if (m.as && Object.keys(m.as).length) s += ` (${Object.entries(m.as).map(([k, v]) => `${k}=${v}`).join(", ")})`;
@@ -654,6 +660,22 @@ function toggleCard(code) {
   renderHand(S.state, actorsOf(S.state));
 }
 function chooseOption(m) {
+  if (m.choose) {
+    // a choose entry: preselect its cards plus the first allowed ones (weakest first); the player may change
+    // the selection by clicking cards, then presses the action button
+    const capped = new Set(m.choose.limit ? m.choose.limit.cards : []);
+    let room = m.choose.limit ? m.choose.limit.max : Infinity;
+    const pick = [];
+    for (const c of m.choose.from) {
+      if (pick.length >= m.choose.min) break;
+      if (capped.has(c)) { if (room <= 0) continue; room -= 1; }
+      pick.push(c);
+    }
+    S.selected = new Set([...(m.cards || []), ...pick]);
+    S.chosen = null;
+    renderHand(S.state, actorsOf(S.state));
+    return;
+  }
   if (m.action === "request" || !Array.isArray(m.cards)) { propose(m); return; }
   S.selected = new Set(m.cards);
   S.chosen = m;
@@ -670,7 +692,7 @@ async function actSelected() {
   let move = null;
   if (S.chosen && sameSet(S.chosen.cards, cards) && (!showsDecl || sameSet(S.chosen.declare, ticked))) move = S.chosen;
   if (!move) {
-    const same = moves.filter((m) => m.action === action && sameSet(m.cards, cards));
+    const same = moves.filter((m) => !m.choose && m.action === action && sameSet(m.cards, cards));
     move = same.find((m) => !showsDecl || sameSet(m.declare, ticked)) || (!showsDecl && same[0]) || null;
   }
   if (!move) {

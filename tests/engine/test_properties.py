@@ -1,10 +1,11 @@
 """Property tests: random games under every preset and random rule switches keep the engine's invariants."""
 import random
+from itertools import combinations
 
 from hypothesis import HealthCheck, given, settings, strategies as hs
 
-from referee import (actors, apply, judge, legal_moves, new_game, next_deal, redact_event, replay,
-                     state_from_json, state_to_json)
+from referee import (actors, apply, covers, instantiate, judge, legal_moves, new_game, next_deal, redact_event,
+                     replay, state_from_json, state_to_json)
 from referee.cards import cards_of, code, deck
 from referee.presets import PRESETS
 from referee.rules import RULES
@@ -33,9 +34,17 @@ def total_cards(st) -> int:
 def random_proposal(st, seat, rng):
     hand = cards_of(st.hand(seat))
     action = rng.choice(["play", "play", "play", "pass", "give", "discard", "take", "request", "cut_back"])
+    head = st.pending[0] if st.pending else None
+    if head is not None and head.seat == seat and head.action in ("give", "discard") and rng.random() < 0.7:
+        action = head.action  # most random answers to a give/discard are the right size: they test coverage
+        size = head.count
+    else:
+        size = rng.randint(1, 4)
     move = {"seat": seat, "action": action}
     if action in ("play", "give", "discard", "take", "cut_back") and hand:
-        move["cards"] = [code(c) for c in rng.sample(hand, min(len(hand), rng.randint(1, 4)))]
+        move["cards"] = [code(c) for c in rng.sample(hand, min(len(hand), size))]
+    if action == "play" and hand and rng.random() < 0.6:
+        move["cards"] = [code(c) for c in structured_play(hand, rng)]
     if action == "request":
         move["rank"] = rng.choice(list("3456789TJQKA2") + ["JK"])
     if action == "play" and rng.random() < 0.3:
@@ -43,10 +52,27 @@ def random_proposal(st, seat, rng):
     return move
 
 
+def structured_play(hand, rng):
+    """Cards that often make a play: part of one rank, or a run of one suit, with or without the jokers."""
+    jokers = [c for c in hand if c >= 52]
+    normal = [c for c in hand if c < 52]
+    if not normal:
+        return jokers
+    pivot = rng.choice(normal)
+    if rng.random() < 0.5:
+        same = [c for c in normal if c // 4 == pivot // 4]
+        cards = rng.sample(same, rng.randint(1, len(same)))
+    else:
+        step = rng.choice([1, 1, 2])
+        cards = [c for c in normal if c % 4 == pivot % 4 and (c // 4 - pivot // 4) % step == 0
+                 and 0 <= (c // 4 - pivot // 4) // step < rng.randint(2, 5)]
+    return cards + rng.sample(jokers, rng.randint(0, len(jokers)))
+
+
 def covered(move, moves) -> bool:
-    """Is an accepted proposal among legal_moves (same action, same cards)?"""
-    want = (move["action"], frozenset(move.get("cards", ())), move.get("rank"))
-    return any((m["action"], frozenset(m.get("cards", ())), m.get("rank", move.get("rank"))) == want
+    """Is an accepted proposal among legal_moves (same action and cards, or one of a choose entry's choices)?"""
+    return any(covers(m, move) or (m["action"] == "request" and "choose" not in m and
+                                   m["action"] == move["action"] and m.get("rank") == move.get("rank"))
                for m in moves)
 
 
@@ -73,11 +99,14 @@ def play_out(preset, overrides, seed, players, deals=2, table=False):
         seat = rng.choice(acting)
         moves = legal_moves(st, seat)
         for m in rng.sample(moves, min(3, len(moves))):
-            assert judge(st, m).legal, m
-        proposal = random_proposal(st, seat, rng)
-        if judge(st, proposal).legal:
-            assert covered(proposal, moves), proposal
-        verdict, st, new = apply(st, rng.choice(moves))
+            for _ in range(3 if "choose" in m else 1):  # a choose entry: every sampled choice is legal
+                concrete = instantiate(m, rng)
+                assert judge(st, concrete).legal, (m, concrete, judge(st, concrete).message)
+        for _ in range(2):
+            proposal = random_proposal(st, seat, rng)
+            if judge(st, proposal).legal:
+                assert covered(proposal, moves), proposal
+        verdict, st, new = apply(st, instantiate(rng.choice(moves), rng))
         assert verdict.legal
         events += new
         history.append(state_to_json(st))
@@ -116,3 +145,51 @@ def test_random_rule_switches_keep_invariants(preset, seed, players, switches):
 def test_table_mode_games_keep_invariants(preset, seed, players):
     """A real table's game: hands unknown, the referee trusts them and keeps everything else consistent."""
     play_out(preset, None, seed, players, table=True)
+
+
+def exhaustive_check(st, seat, rng):
+    """At one state: every listed entry (every sampled choice of a choose entry) is accepted, and every card set
+    of up to 4 cards (a decision's size, for gives and discards) the judge accepts is covered by the list."""
+    moves = legal_moves(st, seat)
+    for m in moves:
+        for _ in range(2 if "choose" in m else 1):
+            concrete = instantiate(m, rng)
+            assert judge(st, concrete).legal, (m, concrete)
+    head = st.pending[0] if st.pending else None
+    hand = cards_of(st.hand(seat))
+    if head is not None and head.seat == seat and head.action in ("give", "discard"):
+        actions, sizes = [head.action], [head.count]
+    elif head is None:
+        actions, sizes = ["play"], [1, 2, 3, 4]
+    else:
+        return
+    for action in actions:
+        for k in sizes:
+            subsets = list(combinations(hand, k))
+            for combo in rng.sample(subsets, min(len(subsets), 400)):
+                proposal = {"seat": seat, "action": action, "cards": [code(c) for c in combo]}
+                if judge(st, proposal).legal:
+                    assert covered(proposal, moves), (proposal, moves[:5])
+
+
+@PROFILE
+@given(preset=hs.sampled_from(sorted(PRESETS)), seed=hs.integers(0, 10 ** 6), players=hs.integers(2, 6),
+       switches=hs.dictionaries(hs.sampled_from(SWITCHABLE), hs.booleans(), max_size=12))
+def test_legal_moves_list_exactly_the_moves_apply_accepts(preset, seed, players, switches):
+    """Every move apply accepts is covered by legal_moves, and every listed move is accepted (sampled states)."""
+    st, _ = new_game(preset, switches, [f"p{i}" for i in range(players)], seed)
+    rng = random.Random(seed)
+    checked = 0
+    for ply in range(400):
+        acting = actors(st)
+        if not acting:
+            if st.deal >= 2:
+                break
+            st, _ = next_deal(st)
+            continue
+        seat = rng.choice(acting)
+        if st.pending or ply % 7 == 0:
+            exhaustive_check(st, seat, rng)
+            checked += 1
+        st = apply(st, instantiate(rng.choice(legal_moves(st, seat)), rng))[1]
+    assert checked > 0
