@@ -37,6 +37,23 @@ PRESET_GAMES = [
     {"name": "gekifugo", "preset": "gekifugo", "rules": {}, "players": 4, "seed": 103, "deals": 2},
 ]
 SWITCH_SETS = 5           # games with rule switches drawn at random from the catalogue
+# Games whose first deal hands seats the cards of rare rules (the rest of the deal seeded and even); a seat
+# able to play one of the ``prefer`` card sets (or to take a preferred action) does it, once; until then its
+# other moves keep those cards together (and never play the ``keep`` cards while they can help it), so that
+# those rules surely fire.
+RIGGED_GAMES = [
+    {"name": "gekifugo-bombs", "preset": "gekifugo", "players": 4, "seed": 301, "deals": 2,
+     "wants": {0: ["S6", "H6", "D6", "C6", "JK1", "JK2"], 1: ["SK", "HK", "DK", "CK", "HA"],
+               2: ["S9", "ST", "SJ", "H9", "HT", "HJ"], 3: ["D9", "DT", "DJ", "DQ", "C4", "C6"]},
+     "prefer": [["S6", "H6", "D6", "C6", "JK1", "JK2"], ["SK", "HK", "DK", "CK", "HA"],
+                ["S9", "ST", "SJ", "H9", "HT", "HJ"], ["D9", "DT", "DJ", "DQ"]]},
+    {"name": "nanko-mary", "preset": "nanko", "players": 4, "seed": 302, "deals": 3,
+     "wants": {0: ["S3", "SQ", "HQ", "DQ"], 1: ["JK1", "JK2", "S5"], 2: ["S8", "H8", "D8", "C8"], 3: ["H3", "D3", "C3"]},
+     "prefer": [["SQ", "HQ", "DQ"], ["S8"], "cut_back", ["H3", "D3", "C3"]], "keep": ["JK1", "JK2"]},
+    {"name": "uecda-revolutions", "preset": "uecda", "players": 5, "seed": 303, "deals": 3,
+     "wants": {0: ["D3", "S9", "H9", "D9", "C9"], 1: ["H3", "H4", "H5", "H6", "H7"], 2: ["JK1", "S8", "H8"]},
+     "prefer": [["S9", "H9", "D9", "C9"], ["H3", "H4", "H5", "H6", "H7"], ["S8", "H8"], ["JK1"]]},
+]
 
 # ---------------------------------------------------------------- compact rendering
 
@@ -170,6 +187,31 @@ def concrete_moves(entries: list) -> list[dict]:
     return sorted(out, key=move_key)
 
 
+def weight(m: dict) -> int:
+    """Plays of many cards and declared effects are drawn more often than passes and singles, so that rare
+    rules (revolutions, Bloody Mary, cut backs...) fire in a few hundred plies."""
+    if m["action"] != "play":
+        return 1
+    return len(m.get("cards", ())) ** 3 + 4 * len(m.get("declare", ()))
+
+
+def pick(rng: random.Random, options: list, prefer: list, keep=()) -> dict:
+    """A seeded weighted draw; but a preferred card set still unplayed (or a preferred action) is played, with
+    the most declarations, and other plays do not break up a preferred set."""
+    for i, want in enumerate(prefer):
+        if isinstance(want, str):
+            hits = [m for m in options if m["action"] == want]
+        else:
+            hits = [m for m in options if m["action"] == "play" and set(m.get("cards", ())) == set(want)]
+        if hits:
+            del prefer[i]
+            return max(hits, key=lambda m: (len(m.get("declare", ())), fmt_move(m)))
+    kept = {c for want in prefer if not isinstance(want, str) for c in want} | set(keep)
+    whole = [m for m in options if m["action"] != "play" or not kept & set(m.get("cards", ()))]
+    options = whole or options
+    return rng.choices(options, weights=[weight(m) for m in options])[0]
+
+
 def probe(rng: random.Random, views: list, acting: list, chosen: dict) -> dict:
     """A seeded proposal that is usually illegal: a few cards of some seat's hand, by that seat."""
     seat = chosen["seat"] if rng.random() < 0.75 else rng.randrange(len(views))
@@ -224,8 +266,28 @@ def draw_switches(index: int) -> dict:
     raise RuntimeError(f"no valid rule switch set drawn for index {index}")
 
 
+def rigged(game: dict) -> dict:
+    """A spec whose first-deal hands come from a seeded shuffle, with the wanted cards swapped into their
+    seats (each seat keeps its number of cards)."""
+    jokers = build_ruleset(game["preset"], game.get("rules")).jokers
+    deck = [s + r for r in RANKS for s in SUITS] + [f"JK{i + 1}" for i in range(jokers)]
+    random.Random(f"rigged:{game['seed']}").shuffle(deck)
+    n = game["players"]
+    hands = [deck[i::n] for i in range(n)]
+    wanted = {c for cards in game["wants"].values() for c in cards}
+    for seat, cards in sorted(game["wants"].items()):
+        for c in cards:
+            holder = next(h for h in hands if c in h)
+            if holder is hands[seat]:
+                continue
+            give = next(x for x in hands[seat] if x not in wanted)
+            holder[holder.index(c)], hands[seat][hands[seat].index(give)] = give, c
+    spec = {k: v for k, v in game.items() if k != "wants"}
+    return {**spec, "rules": game.get("rules", {}), "hands": [sorted(h, key=card_key) for h in hands]}
+
+
 def specs() -> list[dict]:
-    return PRESET_GAMES + [draw_switches(i) for i in range(1, SWITCH_SETS + 1)]
+    return PRESET_GAMES + [rigged(g) for g in RIGGED_GAMES] + [draw_switches(i) for i in range(1, SWITCH_SETS + 1)]
 
 
 def views_of(st, n: int) -> list[dict]:
@@ -278,8 +340,9 @@ def play(spec: dict) -> list[str]:
     """Play the game a spec describes and render it."""
     n = spec["players"]
     names = [f"p{i}" for i in range(n)]
-    st, created = new_game(spec["preset"], spec["rules"], names, spec["seed"])
+    st, created = new_game(spec["preset"], spec["rules"], names, spec["seed"], hands=spec.get("hands"))
     rng = random.Random(f"pick:{spec['seed']}")
+    prefer = [list(cards) for cards in spec.get("prefer", [])]
     log = list(created)
     lines = ["spec " + json.dumps(spec, sort_keys=True, ensure_ascii=False)]
     vd = ViewDelta(n)
@@ -314,7 +377,7 @@ def play(spec: dict) -> list[str]:
         if not options:
             lines.append(f"stopped: seat {seat} acts but has no legal move")
             break
-        move = rng.choice(options)
+        move = pick(rng, options, prefer, spec.get("keep", ()))
         lines.append(f"move {fmt_move(move, seat=True)}")
         prb = probe(rng, views, acting, move)
         verdict, new, evs = apply(st, move)
