@@ -122,7 +122,7 @@ def print_table(results: dict, baseline: str | None):
 
 
 def judge_times(preset: str, samples: int, seed: int = 1) -> tuple[list[float], list[float]]:
-    """Seconds per ``judge`` of a legal move at positions of random self-play (every 4th ply): every
+    """CPU seconds per ``judge`` of a legal move at positions of random self-play (every 4th ply): every
     proposal, and the plays among them."""
     rng = random.Random(seed)
     out, plays = [], []
@@ -134,9 +134,9 @@ def judge_times(preset: str, samples: int, seed: int = 1) -> tuple[list[float], 
         if acting and ply % 4 == 0:
             seat = rng.choice(acting)
             move = instantiate(rng.choice(legal_moves(st, seat)), rng)
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             judge(st, move)
-            out.append(time.perf_counter() - t0)
+            out.append(time.process_time() - t0)
             if move["action"] == "play":
                 plays.append(out[-1])
         game.step()
@@ -201,11 +201,12 @@ def service_replay_times(log: list[dict], repeats: int, url: str) -> list[tuple[
             conn.delete(key)
 
 
-def profile(preset: str, seconds: float, top: int):
+def profile(preset: str, plies: int, top: int):
     game = Ours(preset, 0)
     prof = cProfile.Profile()
     prof.enable()
-    plies, _ = run_slice(game, seconds)
+    for _ in range(plies):
+        game.step()
     prof.disable()
     print(f"cProfile of {preset} random self-play (legal_moves + apply), {plies} plies")
     stats = pstats.Stats(prof)
@@ -222,9 +223,10 @@ def main(argv=None):
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/15", help="for the service-level replay")
     parser.add_argument("--profile", choices=PRESETS, help="profile this preset's self-play instead")
     parser.add_argument("--top", type=int, default=25, help="functions shown by --profile")
+    parser.add_argument("--plies", type=int, default=3000, help="plies profiled by --profile")
     args = parser.parse_args(argv)
     if args.profile:
-        profile(args.profile, args.rounds * args.slice, args.top)
+        profile(args.profile, args.plies, args.top)
         return
     rl = rlcard_or_none(0)
     contestants = ([rl] if rl else []) + [Ours(p, i) for i, p in enumerate(PRESETS)]
