@@ -35,6 +35,8 @@ PRESET_GAMES = [
     {"name": "uecda", "preset": "uecda", "rules": {}, "players": 5, "seed": 101, "deals": 2},
     {"name": "nanko", "preset": "nanko", "rules": {}, "players": 4, "seed": 102, "deals": 2},
     {"name": "gekifugo", "preset": "gekifugo", "rules": {}, "players": 4, "seed": 103, "deals": 2},
+    # three seats over five deals: standings repeat (inflation), the bottom wins (gekokujo), the top falls
+    {"name": "gekifugo-3p", "preset": "gekifugo", "rules": {}, "players": 3, "seed": 105, "deals": 5},
 ]
 SWITCH_SETS = 5           # games with rule switches drawn at random from the catalogue
 # Games whose first deal hands seats the cards of rare rules (the rest of the deal seeded and even); a seat
