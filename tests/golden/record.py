@@ -158,10 +158,15 @@ def delta(prev: dict, cur: dict) -> str:
 
 # ---------------------------------------------------------------- concrete moves and the seeded pick
 
+PROPOSAL = ("seat", "action", "cards", "as", "declare", "decline", "rank", "count")
+
+
 def concrete(entry: dict) -> list[dict]:
-    """The moves a legal-moves entry stands for: itself, or every card set a choose entry allows."""
+    """The proposals a legal-moves entry stands for: itself without what only annotates it (the effects it
+    would fire...), or every card set a choose entry allows. Picks are made among these, so that annotations
+    added to legal moves later change the legal lines only, never which moves are played."""
     if "choose" not in entry:
-        return [entry]
+        return [{k: entry[k] for k in PROPOSAL if k in entry}]
     c = entry["choose"]
     fixed = list(entry.get("cards", []))
     pool = sorted(c["from"], key=card_key)

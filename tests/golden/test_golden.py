@@ -58,3 +58,18 @@ def test_rendering_does_not_depend_on_dict_or_card_order():
     a = {"seat": 2, "action": "play", "cards": ["JK1", "S3", "H3"], "as": {"JK1": "D3"}, "declare": ["x"]}
     b = {"declare": ["x"], "as": {"JK1": "D3"}, "cards": ["H3", "S3", "JK1"], "action": "play", "seat": 2}
     assert record.fmt_move(a, seat=True) == record.fmt_move(b, seat=True) == "2: play S3,H3,JK1+as={JK1=D3}+declare=[x]"
+
+
+def test_annotations_added_to_legal_moves_change_only_the_legal_lines(monkeypatch):
+    listed = record.legal_moves
+
+    def annotated(st, seat):
+        return [dict(m, effects=["seven_pass"], forbidden_finish=False) for m in listed(st, seat)]
+
+    path = record.path_of("nanko")
+    stored = path.read_text(encoding="utf-8").splitlines()
+    monkeypatch.setattr(record, "legal_moves", annotated)
+    now = record.play(record.read_spec(path))
+    changed = [(a, b) for a, b in zip(stored, now) if a != b]
+    assert len(now) == len(stored) and changed
+    assert all(a.startswith("legal ") and "+effects=[seven_pass]" in b for a, b in changed)
