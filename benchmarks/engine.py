@@ -1,59 +1,253 @@
-"""Engine speed: random self-play where every ply enumerates legal_moves and applies a random one.
+"""Engine speed against RLCard's Dou Dizhu environment, measured side by side in this one process.
 
-    python benchmarks/engine.py --seconds 10
+    python benchmarks/engine.py                    # 5 rounds of 1 s CPU slices per contestant
+    python benchmarks/engine.py --rounds 8 --slice 2
+    python benchmarks/engine.py --profile gekifugo # cProfile of our self-play instead
 
-Prints one line per preset, ``<preset> plies_per_s=<n> games_per_s=<n>``, then the median and p99 time of
-one ``judge`` call, all measured in this one run (the machine is shared and noisy: compare ratios).
+Random self-play: RLCard steps its ``doudizhu`` environment with a random legal action (what its RandomAgent
+does); ours enumerates ``legal_moves`` of an acting seat and ``apply``-s a random one every ply, every effect
+and event built as the service would. The contestants run in interleaved slices (round after round, each
+contestant one slice of CPU time, ``time.process_time``) so that a noisy shared machine slows all alike; the
+table gives each one's rate over all rounds and its ratio to RLCard's (with the spread of the per-round
+ratios). Then: the median time of one ``judge`` call on positions from self-play, and the time of
+``replay`` of a game of about 2,000 events.
+
+RLCard is the optional ``bench`` extra (``pip install -e '.[bench]'``); without it only our rates are shown.
 """
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import random
 import statistics
 import time
 
-from referee import actors, apply, instantiate, judge, legal_moves, new_game
-from referee.presets import DEFAULT_PLAYERS, PRESETS
+from referee import actors, apply, judge, legal_moves, new_game, next_deal, replay
+from referee.presets import DEFAULT_PLAYERS
+
+try:
+    from referee import instantiate  # legal moves with choose entries
+except ImportError:
+    def instantiate(entry, rng=None):
+        return entry
+
+PRESETS = ("uecda", "nanko", "gekifugo")
 
 
-def self_play(preset: str, seconds: float, seed: int = 0):
-    plies = games = 0
-    judged = []
+class Ours:
+    """Random self-play of one preset, one ply per ``step``; a finished deal starts a new game."""
+
+    def __init__(self, preset: str, seed: int = 0):
+        self.name, self.preset = preset, preset
+        self.rng = random.Random(seed)
+        self.st = self._new()
+
+    def _new(self):
+        n = DEFAULT_PLAYERS[self.preset]
+        return new_game(self.preset, None, [f"p{i}" for i in range(n)], self.rng.randrange(10 ** 9))[0]
+
+    def step(self):
+        acting = actors(self.st)
+        if not acting:
+            self.st = self._new()
+            acting = actors(self.st)
+        seat = self.rng.choice(acting)
+        move = instantiate(self.rng.choice(legal_moves(self.st, seat)), self.rng)
+        self.st = apply(self.st, move)[1]
+
+
+class RLCardDouDizhu:
+    """RLCard's Dou Dizhu environment stepped with a random legal action; a finished game resets it."""
+
+    name = "rlcard doudizhu"
+
+    def __init__(self, seed: int = 0):
+        import rlcard
+        self.env = rlcard.make("doudizhu", config={"seed": seed})
+        self.rng = random.Random(seed)
+        self.state, _ = self.env.reset()
+
+    def step(self):
+        action = self.rng.choice(list(self.state["legal_actions"]))
+        self.state, _ = self.env.step(action)
+        if self.env.is_over():
+            self.state, _ = self.env.reset()
+
+
+def rlcard_or_none(seed: int):
+    try:
+        return RLCardDouDizhu(seed)
+    except ImportError as e:
+        print(f"RLCard is not installed ({e}): pip install -e '.[bench]' for the comparison; our rates only.")
+        return None
+
+
+def run_slice(contestant, seconds: float) -> tuple[int, float]:
+    """Steps until ``seconds`` of CPU time have passed: (steps, CPU seconds)."""
+    clock = time.process_time
+    t0 = clock()
+    end = t0 + seconds
+    steps = 0
+    while True:
+        contestant.step()
+        steps += 1
+        now = clock()
+        if now >= end:
+            return steps, now - t0
+
+
+def interleaved(contestants: list, rounds: int, seconds: float) -> dict:
+    """{name: [(steps, cpu) per round]}, the contestants taking turns slice by slice."""
+    out = {c.name: [] for c in contestants}
+    for c in contestants:
+        run_slice(c, min(0.2, seconds))  # warm up caches (rulesets, tables) outside the measure
+    for r in range(rounds):
+        order = contestants if r % 2 == 0 else contestants[::-1]
+        for c in order:
+            out[c.name].append(run_slice(c, seconds))
+    return out
+
+
+def print_table(results: dict, baseline: str | None):
+    rate = {n: sum(s for s, _ in rs) / sum(t for _, t in rs) for n, rs in results.items()}
+    base = rate.get(baseline) if baseline else None
+    print(f"{'contestant':<17} {'steps':>8} {'cpu_s':>7} {'steps/s':>9}" + ("  ratio  (per-round range)" if base else ""))
+    for name, rs in results.items():
+        line = f"{name:<17} {sum(s for s, _ in rs):>8} {sum(t for _, t in rs):>7.2f} {rate[name]:>9.0f}"
+        if base:
+            per_round = [(s / t) / (bs / bt) for (s, t), (bs, bt) in zip(rs, results[baseline])]
+            line += f"  {rate[name] / base:5.2f}×  ({min(per_round):.2f}–{max(per_round):.2f})"
+        print(line)
+
+
+def judge_times(preset: str, samples: int, seed: int = 1) -> tuple[list[float], list[float]]:
+    """CPU seconds per ``judge`` of a legal move at positions of random self-play (every 4th ply): every
+    proposal, and the plays among them."""
     rng = random.Random(seed)
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        st, _ = new_game(preset, None, [f"p{i}" for i in range(DEFAULT_PLAYERS[preset])], rng.randrange(10 ** 9))
-        while True:
-            acting = actors(st)
-            if not acting:
-                games += 1
-                break
+    out, plays = [], []
+    game = Ours(preset, seed)
+    ply = 0
+    while len(out) < samples:
+        st = game.st
+        acting = actors(st)
+        if acting and ply % 4 == 0:
             seat = rng.choice(acting)
             move = instantiate(rng.choice(legal_moves(st, seat)), rng)
-            if plies % 16 == 0:
-                t0 = time.perf_counter()
-                judge(st, move)
-                judged.append(time.perf_counter() - t0)
-            _, st, _ = apply(st, move)
-            plies += 1
-    return plies, games, judged
+            t0 = time.process_time()
+            judge(st, move)
+            out.append(time.process_time() - t0)
+            if move["action"] == "play":
+                plays.append(out[-1])
+        game.step()
+        ply += 1
+    return out, plays
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--seconds", type=float, default=5.0, help="per preset")
-    args = parser.parse_args()
-    all_judged = []
+def long_game(preset: str, events_wanted: int, seed: int = 3) -> list[dict]:
+    """The event log of a random game of several deals with at least ``events_wanted`` events."""
+    rng = random.Random(seed)
+    st, log = new_game(preset, None, [f"p{i}" for i in range(DEFAULT_PLAYERS[preset])], seed)
+    while len(log) < events_wanted:
+        acting = actors(st)
+        if not acting:
+            st, evs = next_deal(st)
+        else:
+            move = instantiate(rng.choice(legal_moves(st, rng.choice(acting))), rng)
+            _, st, evs = apply(st, move)
+        log += evs
+    return log
+
+
+def replay_times(log: list[dict], repeats: int) -> list[float]:
+    out = []
+    for _ in range(repeats):
+        t0 = time.process_time()
+        replay(log)
+        out.append(time.process_time() - t0)
+    return out
+
+
+def service_replay_times(log: list[dict], repeats: int, url: str) -> list[tuple[float, float]] | None:
+    """(CPU, wall) seconds of GameService.replay of the last seq through a real Redis store, as GET …/replay serves
+    it; None when no Redis answers at ``url``."""
+    import secrets
+
+    import redis
+
+    from referee import state_to_json
+    from service.games import TABLE, GameService
+    from service.store import GameStore
+    try:
+        conn = redis.Redis.from_url(url, decode_responses=True, socket_connect_timeout=1)
+        conn.ping()
+    except redis.exceptions.RedisError:
+        return None
+    prefix = f"bench-{secrets.token_hex(4)}"
+    store = GameStore(conn, prefix)
+    gid = secrets.token_hex(12)
+    n = len(log[0]["players"])
+    store.create(gid, state_to_json(replay(log)), log, "x", ["x"] * n, [None] * n)
+    try:
+        service = GameService(store)
+        out = []
+        for _ in range(repeats):
+            c0, t0 = time.process_time(), time.perf_counter()
+            service.replay(gid, TABLE, log[-1]["seq"])
+            out.append((time.process_time() - c0, time.perf_counter() - t0))
+        return out
+    finally:
+        for key in conn.scan_iter(f"{prefix}:*"):
+            conn.delete(key)
+
+
+def profile(preset: str, plies: int, top: int):
+    game = Ours(preset, 0)
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(plies):
+        game.step()
+    prof.disable()
+    print(f"cProfile of {preset} random self-play (legal_moves + apply), {plies} plies")
+    stats = pstats.Stats(prof)
+    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats(top)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--slice", type=float, default=1.0, help="CPU seconds per contestant per round")
+    parser.add_argument("--judge-samples", type=int, default=400, help="judge calls timed per preset")
+    parser.add_argument("--replay-events", type=int, default=2000)
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/15", help="for the service-level replay")
+    parser.add_argument("--profile", choices=PRESETS, help="profile this preset's self-play instead")
+    parser.add_argument("--top", type=int, default=25, help="functions shown by --profile")
+    parser.add_argument("--plies", type=int, default=3000, help="plies profiled by --profile")
+    args = parser.parse_args(argv)
+    if args.profile:
+        profile(args.profile, args.plies, args.top)
+        return
+    rl = rlcard_or_none(0)
+    contestants = ([rl] if rl else []) + [Ours(p, i) for i, p in enumerate(PRESETS)]
+    print(f"random self-play, {args.rounds} rounds × {args.slice:g} s CPU per contestant, interleaved "
+          f"(ours: legal_moves + apply every ply; RLCard: env.step of a random legal action)")
+    print_table(interleaved(contestants, args.rounds, args.slice), rl.name if rl else None)
+    print()
     for preset in PRESETS:
-        t0 = time.perf_counter()
-        plies, games, judged = self_play(preset, args.seconds)
-        elapsed = time.perf_counter() - t0
-        all_judged += judged
-        print(f"{preset} plies_per_s={plies / elapsed:.0f} games_per_s={games / elapsed:.2f}")
-    all_judged.sort()
-    p99 = all_judged[int(len(all_judged) * 0.99)]
-    print(f"judge median_us={statistics.median(all_judged) * 1e6:.0f} p99_us={p99 * 1e6:.0f} "
-          f"(n={len(all_judged)})")
+        every, plays = judge_times(preset, args.judge_samples)
+        print(f"judge {preset:<9} median_us={statistics.median(every) * 1e6:.0f} "
+              f"p90_us={sorted(every)[int(len(every) * 0.9)] * 1e6:.0f} (n={len(every)}); "
+              f"plays only: median_us={statistics.median(plays) * 1e6:.0f} (n={len(plays)})")
+    for preset in PRESETS:
+        log = long_game(preset, args.replay_events)
+        t = replay_times(log, 3)
+        line = f"replay {preset:<8} events={len(log)} engine_median_ms={statistics.median(t) * 1e3:.0f} (CPU)"
+        service = service_replay_times(log, 3, args.redis)
+        if service:
+            cpu, wall = (statistics.median(x) * 1e3 for x in zip(*service))
+            line += f" service_median_ms={cpu:.0f} (CPU) {wall:.0f} (wall) (GameService.replay on Redis)"
+        print(line)
 
 
 if __name__ == "__main__":
