@@ -1,6 +1,7 @@
 from flask import Blueprint
 
 from ..http import bearer, body, respond, service
+from ..i18n import localize
 from ..schemas import JudgedSchema, MoveRequestSchema, move_from
 
 bp = Blueprint("moves", __name__, url_prefix="/v1/games")
@@ -12,7 +13,7 @@ def propose(game_id):
     viewer = svc.viewer(svc.load(game_id), bearer())
     data = body(MoveRequestSchema())
     status, out = svc.propose(game_id, move_from(data), viewer, expected_seq=data.get("expected_seq"))
-    return respond(JudgedSchema(), out, status)
+    return respond(JudgedSchema(), localize(out, data), status)
 
 
 @bp.post("/<game_id>/judge")
@@ -20,4 +21,4 @@ def judge(game_id):
     svc = service()
     viewer = svc.viewer(svc.load(game_id), bearer())
     data = body(MoveRequestSchema())
-    return respond(JudgedSchema(), svc.judge(game_id, move_from(data), viewer))
+    return respond(JudgedSchema(), localize(svc.judge(game_id, move_from(data), viewer), data))
