@@ -70,11 +70,13 @@ function link(view, id, token) {
 function go(view, id, token) { location.hash = id ? link(view, id, token) : `#${view}`; }
 
 async function route() {
+  const hash = location.hash;
   const h = parseHash();
   let view = ["new", "table", "replay", "judge"].includes(h.view) ? h.view : "new";
   if (h.game && h.token) {
     localStorage.setItem("daifugo.last", JSON.stringify({ game: h.game, token: h.token }));
     if (!S.game || S.game.id !== h.game || S.game.token !== h.token) await openGame(h.game, h.token);
+    if (location.hash !== hash) return;  // the player went elsewhere meanwhile: that route() decides the view
   } else if ((view === "table" || view === "replay") && !S.game) {
     const last = JSON.parse(localStorage.getItem("daifugo.last") || "null");
     if (last) { go(view, last.game, last.token); return; }
@@ -620,6 +622,7 @@ function renderGame() {
   const me = S.game.viewer === "table" ? S.actAs : S.game.viewer;
   document.body.dataset.seq = String(S.seq);
   document.body.dataset.phase = st.phase;
+  document.body.dataset.game = S.game.id;
   document.body.dataset.offline = S.offline ? "1" : "";
   $("#game-title").innerHTML = `<code>${S.game.id.slice(0, 8)}</code> ${escapeHtml(st.preset)}${st.table ? " · 卓モード" : ""} · ${t("deal")} ${st.deal} · ` +
     `${S.game.viewer === "table" ? t("table_view") : escapeHtml(`${t("as_seat")} ${S.game.viewer} (${st.players[S.game.viewer].name})`)}`;

@@ -8,6 +8,7 @@ const RANK_ORDER = ["3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", 
 function cardName(code) {
   if (!code) return "";
   if (code.startsWith("JK")) return "JOKER";
+  if (!SUIT_SYMBOLS[code[0]]) return code === "T" ? "10" : code;  // a joker read as a rank only
   return (SUIT_SYMBOLS[code[0]] || code[0]) + (code[1] === "T" ? "10" : code.slice(1));
 }
 function cardsWords(cards, as) {
@@ -17,7 +18,7 @@ function cardsWords(cards, as) {
 // strength of a card in the current order (jokers strongest); reversed flips the ranks
 function cardStrength(code, reversed) {
   if (code.startsWith("JK")) return 100;
-  const r = RANK_ORDER.indexOf(code[1]);
+  const r = RANK_ORDER.indexOf(SUIT_SYMBOLS[code[0]] ? code[1] : code[0]);
   return reversed ? RANK_ORDER.length - r : r + 1;
 }
 function sortCards(cards, reversed) {

@@ -10,6 +10,10 @@ import pytest
 import requests
 
 
+def cardname(code):
+    return "JOKER" if code.startswith("JK") else {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[code[0]] + code[1:].replace("T", "10")
+
+
 def wait_ready(page):
     page.wait_for_selector("body[data-ready='1']")
 
@@ -236,7 +240,7 @@ def test_table_mode_rejected_play_shows_its_reason(page, live):
     page.wait_for_selector("#entry-result .badge")
     assert "not_your_turn" in page.inner_text("#entry-result")
     assert page.locator("#entry-result.bad").count() == 1
-    assert "not_your_turn" in page.inner_text("#log")
+    assert "bot2 ♠9" in page.inner_text("#log")  # the log in words: the seat's name and the card
     # the leader plays: legal, and the verdict names the checks that could not be made
     page.select_option("#entry-seat", "0")
     page.fill("#entry-cards", "S9")
@@ -268,7 +272,7 @@ def test_table_token_enters_a_real_tables_plays(page, live):
     page.click("#entry-submit")
     page.wait_for_selector("#entry-result.bad .badge")
     assert "not_your_turn" in page.inner_text("#entry-result")
-    assert "not_your_turn" in page.inner_text("#log")
+    assert f"{'abcd'[wrong]} {cardname(st['players'][wrong]['hand'][0])}" in page.inner_text("#log")
     legal = requests.get(f"{live.base}/v1/games/{g['game_id']}/legal-moves?seat={st['turn']}",
                          headers={"Authorization": f"Bearer {g['table_token']}"}).json()["moves"]
     play = next(m for m in legal if m["action"] == "play")
