@@ -278,6 +278,7 @@ def test_table_token_enters_a_real_tables_plays(page, live):
     play = next(m for m in legal if m["action"] == "play")
     page.select_option("#entry-seat", str(st["turn"]))
     page.fill("#entry-cards", " ".join(play["cards"]))
+    page.click("#entry-form details.extra summary")  # readings (as) and the like; declarations are checkboxes
     page.fill("#entry-extra", json.dumps({k: v for k, v in play.items() if k not in ("seat", "action", "cards")}))
     page.click("#entry-submit")
     page.wait_for_selector("#entry-result.good")
