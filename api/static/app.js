@@ -806,9 +806,17 @@ function toggleCard(code) {
 function chooseOption(m) {
   if (S.offline) return;
   if (m.choose) {
-    // a choice of N cards: start from the weakest N of the choice (the player may change them), then the action button
-    const weakest = sortCards(m.choose.from, S.state.order === "reversed").slice(0, m.choose.min);
-    S.selected = new Set([...(m.cards || []), ...weakest]);
+    // a choice of N cards: preselect its fixed cards plus the weakest allowed ones (table mode: at most
+    // limit.max of the cards the referee has seen); the player may change them, then presses the action button
+    const capped = new Set(m.choose.limit ? m.choose.limit.cards : []);
+    let room = m.choose.limit ? m.choose.limit.max : Infinity;
+    const pick = [];
+    for (const c of sortCards(m.choose.from, S.state.order === "reversed")) {
+      if (pick.length >= m.choose.min) break;
+      if (capped.has(c)) { if (room <= 0) continue; room -= 1; }
+      pick.push(c);
+    }
+    S.selected = new Set([...(m.cards || []), ...pick]);
     S.chosen = null;
     renderHand(S.state, actorsOf(S.state));
     return;

@@ -4,6 +4,7 @@ from dataclasses import replace
 import pytest
 
 from referee import InputError, apply, next_deal
+from referee.narrate import outcome_text
 
 from .helpers import game, hand, js, ok, pass_, passes, play, places, refuse
 
@@ -202,7 +203,9 @@ def test_twenty_passes_in_a_row_abort_the_deal_with_seeded_random_places():
     verdict, st2, events = apply(st, {"seat": st.turn, "action": "pass"})
     assert verdict.legal and st2.phase == "deal_over" and st2.ended_by == "pass_abort"
     assert sorted(places(st2)) == [1, 2, 3, 4]
-    assert any(o["kind"] == "abort" for o in events[0]["outcome"])
+    abort = next(o for o in events[0]["outcome"] if o["kind"] == "abort")
+    assert abort["passes"] == 20 and abort["rule"] == "pass_abort"
+    assert "aborted" in outcome_text(abort)
     again = apply(st, {"seat": st.turn, "action": "pass"})[1]
     assert places(again) == places(st2)  # drawn from the seed: the same every time
 
