@@ -117,7 +117,7 @@ function ruleChip(id) {
   el.className = "chip";
   const r = S.catalog && S.catalog.rules.find((x) => x.id === id);
   el.textContent = ruleLabel(id, S.state);
-  el.title = r ? `${id}: ${r.description}` : id;
+  el.title = r ? `${id}: ${ruleDesc(r)}` : id;
   return el;
 }
 // ---------------------------------------------------------------- create
@@ -145,7 +145,7 @@ function renderRules() {
     const row = document.createElement("label");
     row.className = "rule";
     row.innerHTML = `<input type="checkbox" data-rule="${r.id}"> <span class="ja">${escapeHtml(ruleLabel(r.id, { rules: pr }))}</span> <code>${r.id}</code>` +
-      `${r.declarable ? ' <span class="tag">宣言</span>' : ""}<small>${escapeHtml(r.description)}</small>`;
+      `${r.declarable ? ' <span class="tag">宣言</span>' : ""}<small>${escapeHtml(ruleDesc(r))}</small>`;
     const cb = $("input", row);
     cb.checked = r.id in keep ? keep[r.id] : on;
     if (r.id in keep) cb.dataset.touched = "1";
@@ -409,7 +409,7 @@ function pumpBanners() {
     S.bannerTimer = null;
     if (!S.banners.length) el.hidden = true;
     pumpBanners();
-  }, S.banners.length > 2 ? 1200 : 2000);
+  }, S.banners.length > 4 ? 700 : S.banners.length > 1 ? 1200 : 2000);
 }
 function setLive(on) {
   const el = $("#live");
@@ -760,7 +760,7 @@ function renderDeclarations(st, active, moves) {
     const lab = document.createElement("label");
     lab.className = "decl";
     lab.innerHTML = `<input type="checkbox" value="${r.id}"${S.ticked.has(r.id) ? " checked" : ""}> ${escapeHtml(ruleLabel(r.id, st))}`;
-    lab.title = `${r.id}: ${r.description}`;
+    lab.title = `${r.id}: ${ruleDesc(r)}`;
     $("input", lab).addEventListener("change", (e) => { if (e.target.checked) S.ticked.add(r.id); else S.ticked.delete(r.id); });
     return lab;
   };
@@ -793,7 +793,7 @@ function moveLabel(m) {
   if (m.rank !== undefined && m.rank !== null) s += ` ${m.rank}`;
   if (m.count !== undefined && m.count !== null) s += ` ×${m.count}`;
   if (m.declare && m.declare.length) s += ` · ${m.declare.map((d) => ruleLabel(d, S.state)).join("・")}`;
-  if (m.decline && (m.decline.length || m.decline === true)) s += ` · ${t("o_decline", { who: "", rule: Array.isArray(m.decline) ? m.decline.map((d) => ruleLabel(d)).join("・") : "" }).trim()}`;
+  if (m.decline && (m.decline.length || m.decline === true)) s += ` · ${t("w_decline", { rule: Array.isArray(m.decline) ? m.decline.map((d) => ruleLabel(d)).join("・") : "" })}`;
   return s.trim() || t(m.action);
 }
 function toggleCard(code) {
@@ -927,16 +927,23 @@ function renderEntry(st, acting) {
   // declarations as checkboxes (declarations_required), kept across re-renders until a proposal is accepted
   const box = $("#entry-declare");
   const ticked = new Set($$("input:checked", box).map((c) => c.value));
+  const wasOpen = $("details", box) ? $("details", box).open : window.matchMedia("(min-width: 900px)").matches;
   box.innerHTML = "";
   const declarable = declarableRules(st);
   if (declarable.length) {
-    box.insertAdjacentHTML("beforeend", `<span>${t("declarations")}:</span>`);
+    const det = document.createElement("details");
+    det.open = wasOpen;
+    det.innerHTML = `<summary>${t("declarations")} (${ticked.size}/${declarable.length})</summary>`;
     for (const r of declarable) {
       const lab = document.createElement("label");
       lab.innerHTML = `<input type="checkbox" value="${r.id}"${ticked.has(r.id) ? " checked" : ""}> ${escapeHtml(ruleLabel(r.id, st))}`;
-      lab.title = `${r.id}: ${r.description}`;
-      box.appendChild(lab);
+      lab.title = `${r.id}: ${ruleDesc(r)}`;
+      $("input", lab).addEventListener("change", () => {
+        $("summary", det).textContent = `${t("declarations")} (${$$("input:checked", det).length}/${declarable.length})`;
+      });
+      det.appendChild(lab);
     }
+    box.appendChild(det);
   }
 }
 function parseCards(text) {

@@ -38,6 +38,8 @@ function ruleLabel(id, st) {
   }
   return name;
 }
+// A rule's description in the page's language.
+function ruleDesc(r) { return (S.lang === "ja" && window.RULE_DESC_JA && RULE_DESC_JA[r.id]) || r.description; }
 function seatWord(seat, st) {
   st = st || S.state;
   if (S.game && S.game.viewer === seat) return t("you");

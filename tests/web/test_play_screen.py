@@ -382,6 +382,12 @@ def test_rule_names_read_the_ruleset(screen, live):
     page.select_option("#preset", "uecda")
     assert "♦3" in row.inner_text()
     assert no_overflow(page)
+    # in Japanese, the rules are described in Japanese too
+    tap(page, "#lang")
+    eight = page.locator("#rules .rule", has=page.locator("input[data-rule='eight_cut']"))
+    page.wait_for_function("() => document.querySelector('#create').textContent === 'ゲームを作る'")
+    assert "場が流れ" in eight.inner_text()
+    tap(page, "#lang")
     for view in ("judge", "replay"):
         page.goto(f"/#{view}")
         assert no_overflow(page)
@@ -417,3 +423,44 @@ def test_verdict_messages_in_japanese_with_the_reason_codes_unchanged(live):
     undeclared = requests.post(url + "?lang=ja", json={"seat": 0, "action": "play", "cards": ["S5", "S7", "S9"]},
                                headers=auth).json()["verdict"]
     assert undeclared["reason"] == "undeclared" and "跳び階段" in undeclared["message"] and "宣言" in undeclared["message"]
+
+
+# every outcome the engine reports, in words (fed to the page's own event path, so each banner is shown on the table)
+OUTCOMES = [
+    ({"kind": "finish", "seat": 1, "place": 4, "rule": "forbidden_finish", "why": "eight"}, ["反則上がり", "Ren", "#4"]),
+    ({"kind": "capital_fall", "seat": 2, "place": 4, "cards": ["D8", "SK"], "rule": "capital_fall"}, ["都落ち", "Mei"]),
+    ({"kind": "gekokujo", "places": [4, 3, 2, 1], "rule": "gekokujo"}, ["下剋上"]),
+    ({"kind": "give", "from": 1, "to": 0, "cards": ["S9"], "rule": "seven_pass"}, ["7渡し", "♠9", "Ren"]),
+    ({"kind": "discard", "seat": 3, "cards": ["HT"], "rule": "ten_discard"}, ["10捨て", "Sora", "♥10"]),
+    ({"kind": "take", "seat": 3, "cards": ["HA"], "rule": "resurrection"}, ["死者蘇生", "♥A"]),
+    ({"kind": "cut_back", "seat": 2, "cards": ["JK1"], "rule": "cut_back"}, ["切り返し", "JOKER"]),
+    ({"kind": "request", "seat": 2, "rank": "Q", "held": False, "count": 1, "rule": "exchange_request"}, ["カード要求", "Q"]),
+    ({"kind": "abort", "rule": "pass_abort", "passes": 20}, ["連続パス打ち切り"]),
+    ({"kind": "skip", "seats": [0]}, ["you are skipped"]),
+]
+
+
+def test_every_outcome_and_void_declaration_is_shown_in_words(screen, live):
+    page = screen
+    game = Game(live, "gekifugo", deal({0: ["D3"]}))
+    open_seat(page, game, 0)
+    seq = int(page.get_attribute("body", "data-seq"))
+    for i, (outcome, words) in enumerate(OUTCOMES):
+        ev = {"seq": seq + 100 + i, "type": "move", "move": {"seat": 1, "action": "play", "cards": ["H8"]},
+              "verdict": {"legal": True, "effects": [], "void_declarations": ["eight_cut"] if i == 0 else []},
+              "outcome": [{"kind": "play", "seat": 1, "cards": ["H8"], "shape": "single", "as": {}}, outcome]}
+        page.evaluate("ev => ingest([ev])", ev)
+    seen = []
+    deadline = time.monotonic() + 60
+    want = [w for _, words in OUTCOMES for w in words[:1]] + ["void declaration: 8切り"]
+    while time.monotonic() < deadline and not all(any(w in s for s in seen) for w in want):
+        if page.locator("#banner:not([hidden])").count():
+            text = page.inner_text("#banner")
+            if not seen or seen[-1] != text:
+                seen.append(text)
+        time.sleep(0.05)
+    for outcome, words in OUTCOMES:
+        assert any(all(w in s for w in words) for s in seen), (outcome, seen)
+    assert any("void declaration: 8切り" in s for s in seen), seen
+    log = log_text(page)
+    assert not RAW_CODE.search(log) and "forbidden_finish" not in log and "capital_fall" not in log, log
