@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import time
 
-import pytest
 import requests
 
 from .test_page import cardname, wait_ready
@@ -72,7 +71,8 @@ def open_seat(page, game, seat):
 
 def assert_on_one_screen(page):
     g = page.evaluate("""() => {
-      const box = (s) => { const b = document.querySelector(s).getBoundingClientRect(); return {top: b.top, bottom: b.bottom, left: b.left, right: b.right}; };
+      const box = (s) => { const b = document.querySelector(s).getBoundingClientRect();
+                           return {top: b.top, bottom: b.bottom, left: b.left, right: b.right}; };
       return {w: innerWidth, h: innerHeight, sw: document.documentElement.scrollWidth, bw: document.body.scrollWidth,
               hand: box('#hand'), act: box('#act'), felt: box('#felt'), top: box('header.top')}; }""")
     assert max(g["sw"], g["bw"]) <= g["w"], f"horizontal overflow: {g}"
@@ -80,7 +80,9 @@ def assert_on_one_screen(page):
     assert g["act"]["top"] >= 0 and g["act"]["bottom"] <= g["h"] and g["act"]["right"] <= g["w"], f"Play is off screen: {g}"
     assert g["felt"]["top"] >= g["top"]["bottom"] - 1 and g["felt"]["bottom"] - g["felt"]["top"] >= 150, f"no room for the table: {g}"
     # the seats sit inside the table
-    for b in page.evaluate("() => [...document.querySelectorAll('#felt .seat')].map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; })"):
+    seats = page.evaluate("() => [...document.querySelectorAll('#felt .seat')].map(e => e.getBoundingClientRect())"
+                          ".map(r => [r.left, r.right])")
+    for b in seats:
         assert b[0] >= 0 and b[1] <= g["w"], f"a seat sticks out: {b} {g}"
 
 
@@ -145,10 +147,21 @@ def test_a_nanko_deal_by_clicking_only_stays_on_one_screen(screen, live):
     tap(page, "#result-next")
     page.wait_for_function("() => document.body.dataset.phase !== 'deal_over'")
     page.wait_for_selector("#result-screen", state="hidden")
-    # the log names the players and shows cards as symbols, never codes
+    gid = re.search(r"game=([0-9a-f]+)", page.url).group(1)
+    table = page.evaluate("() => JSON.parse(localStorage.getItem('daifugo.games'))")[gid]["table_token"]
+    events = requests.get(f"{live.base}/v1/games/{gid}/events", headers={"Authorization": f"Bearer {table}"}).json()["events"]
+    started = [e for e in events if e["type"] == "deal_started"][-1]
+    if any(o["kind"] == "give" for o in started["outcome"]):  # the exchange the referee made by itself is shown
+        page.wait_for_selector("#banner:has-text('The exchange')")
+    # the log names the players and shows cards as symbols, never codes; in Japanese too
     text = log_text(page)
     assert any(n in text for n in NAMES[1:]), text
     assert not RAW_CODE.search(text), text
+    if page.locator("#side.open").count():
+        tap(page, "#log-toggle")
+    tap(page, "#lang")
+    page.wait_for_function("() => document.querySelector('#log').textContent.includes('第2回')")
+    tap(page, "#lang")
 
 
 # ---------------------------------------------------------------- events you see
@@ -464,3 +477,40 @@ def test_every_outcome_and_void_declaration_is_shown_in_words(screen, live):
     assert any("void declaration: 8切り" in s for s in seen), seen
     log = log_text(page)
     assert not RAW_CODE.search(log) and "forbidden_finish" not in log and "capital_fall" not in log, log
+
+
+def play_out(game):
+    """Every seat plays its largest legal play (else passes, else makes its choice) until the deal is over."""
+    auth = {"Authorization": f"Bearer {game.table}"}
+    for _ in range(500):
+        st = game.state()
+        if st["phase"] == "deal_over":
+            return st
+        seat = st["pending"][0]["seat"] if st["pending"] else st["turn"]
+        moves = requests.get(f"{game.live.base}/v1/games/{game.id}/legal-moves?seat={seat}", headers=auth).json()["moves"]
+        plays = sorted((m for m in moves if m["action"] == "play"), key=lambda m: -len(m["cards"]))
+        m = plays[0] if plays else next((m for m in moves if m["action"] == "pass"), moves[0])
+        m = {k: v for k, v in m.items() if k not in ("rule", "choose")} | (
+            {"cards": list(m.get("cards") or []) + m["choose"]["from"][:m["choose"]["min"]]} if "choose" in m else {})
+        r = requests.post(f"{game.live.base}/v1/games/{game.id}/moves", json=m, headers=auth)
+        assert r.status_code == 200, r.text
+    raise AssertionError("the deal did not end")
+
+
+def test_the_automatic_exchange_of_a_new_deal_is_shown(screen, live):
+    page = screen
+    game = Game(live, "nanko", deal({}))
+    st = play_out(game)
+    place = {p["place"]: p["seat"] for p in st["players"]}
+    top, last = place[1], place[4]
+    page.goto(game.link(top))
+    page.wait_for_selector(f"body[data-game='{game.id}'][data-phase='deal_over']")
+    # the next deal: the last player holds both jokers (its 2 strongest, no tie): the referee hands them over itself
+    hands = deal({last: ["JK1", "JK2"], place[3]: ["S2"], top: [], place[2]: ["H2", "D2", "C2"]})
+    r = requests.post(f"{live.base}/v1/games/{game.id}/deals", json={"hands": hands},
+                      headers={"Authorization": f"Bearer {game.table}"})
+    assert r.status_code == 201, r.text
+    page.wait_for_selector("#banner:has-text('The exchange')")
+    assert "you received JOKER JOKER" in page.inner_text("#banner")
+    page.wait_for_selector("#hand .handcard.received[data-card='JK1']")
+    assert page.locator("#hand .handcard.received").count() == 2
