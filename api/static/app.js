@@ -409,7 +409,7 @@ function pumpBanners() {
     S.bannerTimer = null;
     if (!S.banners.length) el.hidden = true;
     pumpBanners();
-  }, S.banners.length > 4 ? 700 : S.banners.length > 1 ? 1200 : 2000);
+  }, S.banners.length > 4 ? 500 : S.banners.length > 1 ? 1200 : 2000);
 }
 function setLive(on) {
   const el = $("#live");
