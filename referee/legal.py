@@ -210,7 +210,6 @@ def _play_moves(st, seat):
 
 def _decision_moves(st, seat):
     head = st.pending[0]
-    hand = st.hand(seat)
     if head.action == "cut_back":
         if seat not in {p.seat for p in window(st)}:
             return []

@@ -264,3 +264,18 @@ def test_exchange_takes_the_strongest_cards_automatically_even_when_tied():
     assert {"SA", "HA"} <= hand(new, 0) and "DA" in hand(new, 4)
     assert "DK" in hand(new, 1)
     assert [(p["seat"], p["action"], p["count"]) for p in js(new)["pending"]] == [(0, "give", 2), (1, "give", 1)]
+
+
+def test_the_uecda_flow_is_in_the_catalogue_and_the_uecda_preset():
+    from referee import catalog
+
+    cat = catalog()
+    rules = {r["id"]: r for r in cat["rules"]}
+    for rid in ("pass_until_flush", "lead_pass", "pass_abort"):
+        assert rules[rid]["presets"] == ["uecda"] and cat["presets"]["uecda"][rid] is not False
+        assert cat["presets"]["nanko"][rid] is False and cat["presets"]["gekifugo"][rid] is False
+    assert rules["pass_abort"]["params"]["turns"]["default"] == 20
+    assert rules["first_card"]["params"]["every_deal"]["default"] is False
+    assert cat["presets"]["uecda"]["first_card"]["every_deal"] is True
+    assert cat["presets"]["uecda"]["suit_lock"] == {"joker_ends": True}
+    assert cat["presets"]["nanko"]["suit_lock"] == {"joker_ends": False}
