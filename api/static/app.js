@@ -149,9 +149,15 @@ function renderRules() {
     const cb = $("input", row);
     cb.checked = r.id in keep ? keep[r.id] : on;
     if (r.id in keep) cb.dataset.touched = "1";
-    cb.addEventListener("change", () => { cb.dataset.touched = "1"; });
+    cb.addEventListener("change", () => { cb.dataset.touched = "1"; rulesSummary(); });
     box.appendChild(row);
   }
+  rulesSummary();
+}
+// The folded rules list says what it holds: on a phone the list is closed, so Create game stays near the seats.
+function rulesSummary() {
+  const all = $$("input[data-rule]");
+  $("#rules-summary").textContent = `${$("#preset").value}: ${all.filter((c) => c.checked).length} / ${all.length}`;
 }
 function addSeat(name, bot) {
   const box = $("#seats");
@@ -1238,6 +1244,7 @@ function wire() {
 
 (async function main() {
   wire();
+  $("#rules-box").open = window.matchMedia("(min-width: 700px)").matches;
   await loadCatalog();
   applyLang();
   await route();

@@ -174,7 +174,7 @@ def test_create_form_lists_rules_with_japanese_names(page, live):
     options = page.locator(".seat-kind").first.locator("option").all_inner_texts()
     assert all(any(b in o for o in options) for b in bots)
     # an unknown switch in the advanced JSON is refused by the API, and the page shows why
-    page.click("#create-form details summary")
+    page.click("#advanced-box summary")
     page.fill("#rules-json", json.dumps({"no_such_rule": True}))
     page.click("#create")
     page.wait_for_function("() => document.querySelector('#create-error').textContent.length > 0")

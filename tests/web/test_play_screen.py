@@ -106,6 +106,10 @@ def test_a_nanko_deal_by_clicking_only_stays_on_one_screen(screen, live):
     page.fill("#seed", "7")
     for i, row in enumerate(page.locator(".seat-name").all()):
         row.fill(["you", *NAMES[1:]][i])
+    if page.touch:  # on a phone the rules are folded: Create game is on the first screen, right under the seats
+        box = page.locator("#create").bounding_box()
+        assert box["y"] + box["height"] <= page.viewport_size["height"], box
+        assert page.locator("#rules-box[open]").count() == 0
     tap(page, "#create")
     page.wait_for_selector("#hand-panel:not([hidden]) .handcard")
     checked_after_20 = False
@@ -390,6 +394,8 @@ def test_rule_names_read_the_ruleset(screen, live):
     page.goto("/")
     wait_ready(page)
     page.select_option("#preset", "nanko")
+    if not page.locator("#rules-box[open]").count():
+        tap(page, "#rules-box > summary")
     row = page.locator("#rules .rule", has=page.locator("input[data-rule='first_card']"))
     assert "♠3" in row.inner_text() and "ダイヤ" not in row.inner_text()
     page.select_option("#preset", "uecda")
