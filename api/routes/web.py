@@ -26,7 +26,7 @@ def index():
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["Content-Security-Policy"] = CSP
     resp.headers["X-Content-Type-Options"] = "nosniff"
-    resp.headers["Referrer-Policy"] = "no-referrer"  # tokens live in the URL fragment; never send the page's URL on
+    resp.headers["Referrer-Policy"] = "no-referrer"  # the page's URL may carry a token (in its fragment)
     return resp
 
 

@@ -1147,7 +1147,12 @@ async function submitJudge(ev) {
   const body = { preset: $("#judge-preset").value, state, move };
   if (rules) body.rules = rules;
   const res = await api(`/v1/judge?lang=${S.lang}`, { method: "POST", body });
-  if (!res.ok) { setResult(out, null, errText(res)); return; }
+  if (!res.ok) {
+    const e = res.data && res.data.error;
+    // an inconsistent pasted state: say what to paste; the referee's own words (with its internals) stay in the tooltip
+    if (e && e.code === "bad_state") { setResult(out, null, `bad_state: ${t("judge_need_state")}`); out.title = e.message; return; }
+    setResult(out, null, errText(res)); return;
+  }
   setResult(out, res.data.verdict, null, move);
   const st = res.data.state;
   out.insertAdjacentHTML("beforeend", `<div class="after">→ ${t("turn")}: ${st.turn === null ? "—" : escapeHtml(seatWord(st.turn, st))} · ${t("field")}: ${st.field ? cardsText(st.field.cards) : t("empty_field")} · ${t("order")}: ${t(st.order === "reversed" ? "reversed" : "normal")}</div>`);

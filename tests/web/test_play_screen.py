@@ -529,3 +529,18 @@ def test_a_revolution_shows_its_banner_and_resorts_the_hand(screen, live):
     page.wait_for_selector("#banner:has-text('革命')")
     page.wait_for_function("() => document.querySelector('#hand .handcard').dataset.card === 'S2'")  # 2 is weakest now
     assert page.locator("#hand .handcard").last.get_attribute("data-card") == "S3"
+
+
+def test_the_judge_explains_a_bad_state_without_python(screen, live):
+    page = screen
+    page.goto("/#judge")
+    wait_ready(page)
+    page.fill("#judge-move", '{"seat": 0, "action": "pass"}')
+    for state in ('{"seq": 3}', '{"players": [{"seat": 0}], "turn": 0}'):
+        page.fill("#judge-state", state)
+        page.locator("#judge-result").evaluate("e => { e.textContent = ''; e.className = 'result big'; }")
+        tap(page, "#judge-form button[type=submit]")
+        page.wait_for_selector("#judge-result.bad")
+        text = page.inner_text("#judge-result")
+        assert "Hold the open game" in text and not re.search(r"\w+Error\b|Traceback|\('", text), text
+    assert no_overflow(page)
