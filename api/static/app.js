@@ -13,7 +13,7 @@ const S = {
   state: null, seq: -1, legal: null, actAs: null,
   selected: new Set(), chosen: null, ticked: new Set(),
   log: [], streamGen: 0, streamAbort: null, refreshing: false, dirty: false,
-  bannerSeq: -1, banners: [], bannerTimer: null, lastTrick: null, offline: false, resultDeal: null, standings: null,
+  bannerSeq: -1, evSeq: -1, banners: [], bannerTimer: null, lastTrick: null, offline: false, resultDeal: null, standings: null,
   focusCard: null, kbdOption: -1,
   replay: { events: [], seq: 0, timer: null },
 };
@@ -309,7 +309,7 @@ async function openGame(id, token) {
   S.actAs = S.game.viewer === "table" ? null : S.game.viewer;
   S.state = res.data;
   S.seq = Number(res.headers.get("X-Referee-Seq"));
-  S.bannerSeq = S.seq;  // history is in the log; banners are for what happens from now on
+  S.bannerSeq = S.evSeq = S.seq;  // history is in the log; banners are for what happens from now on
   remember(id, S.game.viewer === "table" ? { table_token: token, preset: S.state.preset, names: S.state.players.map((p) => p.name) }
     : { [`seat${S.game.viewer}`]: token, preset: S.state.preset, names: S.state.players.map((p) => p.name) });
   const ev = await api(`/v1/games/${id}/events?after=${Math.max(-1, S.seq - 40)}`, { token });
@@ -381,10 +381,10 @@ function onSse(block) {
   ingest([JSON.parse(data)]);
   refresh();
 }
-function logSeq() { return S.log.reduce((m, e) => (typeof e.seq === "number" && e.type !== "rejected" ? Math.max(m, e.seq) : m), -1); }
 // New events: into the log, and the moments worth a banner (once each, in order).
 function ingest(evs) {
   for (const ev of evs) {
+    if (typeof ev.seq === "number") S.evSeq = Math.max(S.evSeq, ev.seq);
     if (S.log.some((e) => e.seq === ev.seq && e.type === ev.type)) continue;
     S.log.push(ev);
     if (ev.seq > S.bannerSeq) {
@@ -438,14 +438,15 @@ async function refresh() {
   try {
     do {
       S.dirty = false;
-      const res = await api(`/v1/games/${S.game.id}`, { token: S.game.token });
+      let res;
+      try { res = await api(`/v1/games/${S.game.id}`, { token: S.game.token }); } catch (e) { goOffline(); return; }
       if (res.ok) {
         S.lastSync = Date.now();
         const seq = Number(res.headers.get("X-Referee-Seq"));
-        if (seq > logSeq() && logSeq() >= 0) {
+        if (seq > S.evSeq) {
           // events the stream has not brought (yet): read them, so that every outcome is seen and shown
-          const ev = await api(`/v1/games/${S.game.id}/events?after=${logSeq()}`, { token: S.game.token });
-          if (ev.ok) ingest(ev.data.events);
+          const ev = await api(`/v1/games/${S.game.id}/events?after=${S.evSeq}`, { token: S.game.token }).catch(() => null);
+          if (ev && ev.ok) ingest(ev.data.events);
         }
         if (seq !== S.seq) {
           S.selected.clear(); S.chosen = null; S.ticked.clear();
@@ -453,12 +454,10 @@ async function refresh() {
           if (pr.classList.contains("good")) { pr.innerHTML = ""; pr.className = "result"; }
         }
         S.state = res.data; S.seq = seq;
-        await refreshLegal();
+        try { await refreshLegal(); } catch (e) { goOffline(); return; }
         renderGame();
       }
     } while (S.dirty);
-  } catch (e) {
-    goOffline();
   } finally { S.refreshing = false; }
 }
 async function refreshLegal() {
