@@ -8,7 +8,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from flask import request
+import json
+
+from flask import Response, request
 
 import referee as engine
 
@@ -111,6 +113,22 @@ def verdict_ja(verdict: dict, move: dict | None, state: dict | None) -> str:
     if template is None:
         return verdict.get("message") or reason
     return template.format(**values)
+
+
+def localize_response(resp: Response) -> Response:
+    """After a POST of a move or a judging (/v1/games/<id>/moves, /v1/games/<id>/judge, /v1/judge): the verdict's
+    message in Japanese when asked for. Kept out of the routes so that they stay about the game, not its words."""
+    if request.method != "POST" or not resp.is_json or not request.path.endswith(("/moves", "/judge")):
+        return resp
+    if not wants_japanese():
+        return resp
+    body = request.get_json(silent=True)
+    payload = resp.get_json(silent=True)
+    if not isinstance(body, dict) or not isinstance(payload, dict):
+        return resp
+    move = body.get("move") if request.path == "/v1/judge" else body
+    resp.set_data(json.dumps(localize(payload, move if isinstance(move, dict) else None), ensure_ascii=False))
+    return resp
 
 
 def localize(payload: dict, move: dict | None = None) -> dict:

@@ -1,7 +1,6 @@
 from flask import Blueprint
 
 from ..http import body, respond
-from ..i18n import localize
 from ..schemas import DetachedJudgeSchema, JudgedSchema, move_from
 from service.games import judge_detached
 
@@ -12,4 +11,4 @@ bp = Blueprint("judge", __name__)
 def judge():
     data = body(DetachedJudgeSchema())
     out = judge_detached(data["preset"], data.get("rules"), data["state"], move_from(data["move"]))
-    return respond(JudgedSchema(), localize(out, data["move"]))
+    return respond(JudgedSchema(), out)

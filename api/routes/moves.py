@@ -1,7 +1,6 @@
 from flask import Blueprint
 
 from ..http import bearer, body, respond, service
-from ..i18n import localize
 from ..schemas import JudgedSchema, MoveRequestSchema, move_from
 
 bp = Blueprint("moves", __name__, url_prefix="/v1/games")
@@ -13,7 +12,7 @@ def propose(game_id):
     viewer = svc.viewer(svc.load(game_id), bearer())
     data = body(MoveRequestSchema())
     status, out = svc.propose(game_id, move_from(data), viewer, expected_seq=data.get("expected_seq"))
-    return respond(JudgedSchema(), localize(out, data), status)
+    return respond(JudgedSchema(), out, status)
 
 
 @bp.post("/<game_id>/judge")
@@ -21,4 +20,4 @@ def judge(game_id):
     svc = service()
     viewer = svc.viewer(svc.load(game_id), bearer())
     data = body(MoveRequestSchema())
-    return respond(JudgedSchema(), localize(svc.judge(game_id, move_from(data), viewer), data))
+    return respond(JudgedSchema(), svc.judge(game_id, move_from(data), viewer))

@@ -11,6 +11,8 @@ from flask import Blueprint, send_from_directory
 
 from service.scheduler import BOT_STRATEGIES
 
+from ..i18n import localize_response
+
 # The page loads only its own files: no inline script or style, no other origin (its styles are in app.css,
 # its behaviour in app.js; positions are set through the CSSOM, which a strict style-src allows).
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
@@ -18,6 +20,7 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' 
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 bp = Blueprint("web", __name__, static_folder=str(STATIC), static_url_path="/static")
+bp.after_app_request(localize_response)  # verdict messages in Japanese for ?lang=ja / Accept-Language: ja
 
 
 @bp.get("/")

@@ -432,6 +432,10 @@ def test_verdict_messages_in_japanese_with_the_reason_codes_unchanged(live):
     ja2 = requests.post(url, json=wrong, headers={**auth, "Accept-Language": "ja-JP,ja;q=0.9,en;q=0.5"}).json()["verdict"]
     assert en["reason"] == ja["reason"] == ja2["reason"] == "not_your_turn"
     assert "turn" in en["message"] and "Aoi" in ja["message"] and "番" in ja["message"] and ja2["message"] == ja["message"]
+    # the in-game what-if and the detached judge answer in Japanese too
+    whatif = requests.post(f"{live.base}/v1/games/{game.id}/judge?lang=ja", json=wrong, headers=auth).json()["verdict"]
+    detached = requests.post(f"{live.base}/v1/judge?lang=ja", json={"preset": "gekifugo", "state": game.state(), "move": wrong}).json()
+    assert whatif["message"] == ja["message"] and detached["verdict"]["message"] == ja["message"], (whatif, detached)
     first = requests.post(url + "?lang=ja", json={"seat": 0, "action": "play", "cards": ["S5"]}, headers=auth).json()["verdict"]
     assert first["reason"] == "must_include_first_card" and "♦3" in first["message"]
     game.move(0, "play", ["D3"])
