@@ -24,12 +24,13 @@ BATCH = 200
 
 class BotReaper:
     def __init__(self, store: GameStore, scheduler: BotScheduler, grace_s: float = 5.0, max_retries: int = 5,
-                 clock=time.time):
+                 clock=time.time, index_grace_s: float = INDEX_GRACE_S):
         self.store = store
         self.scheduler = scheduler
         self.grace_s = grace_s
         self.max_retries = max_retries
         self.clock = clock
+        self.index_grace_s = index_grace_s
         self._given_up: set[tuple[str, int]] = set()
 
     def run_once(self) -> dict:
@@ -52,7 +53,7 @@ class BotReaper:
             if st.seq is None or (st.over and st.owed is None):
                 # gone (deleted, expired, or its creation never finished) or nobody can act: unless it was
                 # registered again lately (a new deal is being started), drop it from the index
-                if now * 1000 - score > INDEX_GRACE_S * 1000 and self.store.forget(gid, score):
+                if now * 1000 - score > self.index_grace_s * 1000 and self.store.forget(gid, score):
                     counts["forgotten"] += 1
                 continue
             if st.owed is not None and st.owed == st.seq and now - st.owed_at >= self.grace_s:

@@ -10,7 +10,7 @@ game is one Lua script over those keys only (never a key of another game):
 - ``<prefix>:{<id>}:audit`` stream of rejected proposals, trimmed (``XADD MAXLEN ~``): the k-th proposal
   rejected while the game stood at seq ``s`` has id ``(s+1)-k``, k >= 1, so it sorts right after event ``s``;
 - ``<prefix>:{<id>}:idem`` hash and ``…:idemz`` sorted set: the answers given under an ``Idempotency-Key``
-  (sha-256 of the key -> JSON), capped per game, the oldest dropped first.
+  (sha-256 of the key -> JSON; the set orders them), capped per game, the oldest dropped first.
 
 Every write refreshes the TTL of all of them (``game_ttl_s``, or ``game_ttl_over_s`` once the deal is over).
 One key outside the games, ``<prefix>:bot-games`` (a sorted set: game id -> ms when registered), lists the
@@ -30,10 +30,10 @@ KEYS_OF_A_GAME = ("meta", "log", "audit", "idem", "idemz")
 
 # Shared by the write scripts; KEYS = meta, log, audit, idem, idemz of one game.
 _LIB = """
-local function remember(digest, value, seq, cap)
+local function remember(digest, value, cap)
   if digest == '' then return end
   redis.call('HSET', KEYS[4], digest, value)
-  redis.call('ZADD', KEYS[5], seq, digest)
+  redis.call('ZADD', KEYS[5], redis.call('HINCRBY', KEYS[1], 'idemn', 1), digest)
   local extra = redis.call('ZCARD', KEYS[5]) - tonumber(cap)
   if extra > 0 then
     local old = redis.call('ZPOPMIN', KEYS[5], extra)
@@ -87,7 +87,7 @@ for i = 11, #ARGV, 2 do
 end
 redis.call('HSET', KEYS[1], 'seq', last, 'state', ARGV[2], 'rk', 0, 'over', ARGV[4])
 owe(ARGV[3], last, ARGV[5])
-remember(ARGV[8], ARGV[9], last, ARGV[10])
+remember(ARGV[8], ARGV[9], ARGV[10])
 refresh(ARGV[4], ARGV[6], ARGV[7])
 return {1, last}
 """
@@ -103,7 +103,7 @@ end
 if cur ~= tonumber(ARGV[1]) then return {0, cur} end
 local k = redis.call('HINCRBY', KEYS[1], 'rk', 1)
 redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[3], (cur + 1) .. '-' .. k, 'kind', 'rejected', 'data', ARGV[2])
-remember(ARGV[6], ARGV[7], cur, ARGV[8])
+remember(ARGV[6], ARGV[7], ARGV[8])
 refresh(redis.call('HGET', KEYS[1], 'over'), ARGV[4], ARGV[5])
 return {1, cur}
 """
