@@ -167,7 +167,8 @@ class GameService:
                     if owed and self.fault_pause_s:
                         time.sleep(self.fault_pause_s)  # test hook: a crash here must not lose the bot turn
                     self._enqueue(gid, w.seq, owed)
-                    return 200, {"verdict": vj, "seq": w.seq, "state": self.view(new_state, viewer)}
+                    view = state_json if viewer == TABLE else self.view(new_state, viewer)
+                    return 200, {"verdict": vj, "seq": w.seq, "state": view}
             self.snapshots.drop(gid)
             if w.status == "replayed":  # a concurrent request with the same key got there first
                 return self._replay_answer(gid, None, w.prior, fingerprint, viewer)
