@@ -4,7 +4,8 @@ Starts `referee serve` as the README does (gunicorn with 2 workers, one bot work
 temporary data dir; or the Redis at --redis-url), then runs rounds: in each round every endpoint gets the
 same number of requests from the same client threads, one endpoint after the other (the order rotates), so
 the three see the same machine load. Only the timed requests count; games are created and their moves
-scripted beforehand. Prints requests/s, p50 and p99 per endpoint and the ratios to /healthz.
+scripted beforehand. Prints requests/s, p50 and p99 per endpoint, the CPU time the service's processes spent
+per request (Linux), and the ratios to /healthz.
 
     python benchmarks/api.py [--rounds 10] [--per-round 200] [--concurrency 4] [--redis-url URL]
 """
@@ -91,9 +92,36 @@ class Stats:
         self.latencies: list[float] = []
         self.wall = 0.0
         self.per_round: list[float] = []  # requests/s of each round
+        self.server_cpu = 0.0  # CPU seconds the service's processes spent during the phases
 
 
-def run_phase(concurrency: int, n: int, request, stats: Stats, sessions: list[requests.Session]) -> None:
+def descendants(pid: int) -> list[int]:
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            for task in os.listdir(f"/proc/{p}/task"):
+                todo += [int(c) for c in Path(f"/proc/{p}/task/{task}/children").read_text().split()]
+        except OSError:
+            pass
+    return out
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """user + system CPU time of the processes (Linux /proc; 0 elsewhere)."""
+    total = 0
+    for p in pids:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            pass
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def run_phase(concurrency: int, n: int, request, stats: Stats, sessions: list[requests.Session],
+              server: list[int]) -> None:
     """``n`` timed requests from each of ``concurrency`` threads; ``request(thread, session)`` sends one."""
     latencies: list[float] = []
     lock = threading.Lock()
@@ -114,11 +142,13 @@ def run_phase(concurrency: int, n: int, request, stats: Stats, sessions: list[re
     threads = [threading.Thread(target=work, args=(i,)) for i in range(concurrency)]
     for t in threads:
         t.start()
+    cpu0 = cpu_seconds(server)
     go.wait()
     start = time.perf_counter()
     for t in threads:
         t.join()
     wall = time.perf_counter() - start
+    stats.server_cpu += cpu_seconds(server) - cpu0
     stats.latencies += latencies
     stats.wall += wall
     stats.per_round.append(len(latencies) / wall)
@@ -128,7 +158,7 @@ def report(name: str, st: Stats) -> float:
     q = statistics.quantiles(st.latencies, n=100)
     rps = len(st.latencies) / st.wall
     print(f"{name:<8} n={len(st.latencies):>6}  {rps:9.1f} req/s  p50 {q[49] * 1000:7.2f} ms  "
-          f"p99 {q[98] * 1000:7.2f} ms")
+          f"p99 {q[98] * 1000:7.2f} ms  server CPU {st.server_cpu / len(st.latencies) * 1000:5.2f} ms/request")
     return rps
 
 
@@ -183,9 +213,10 @@ def main(argv=None) -> int:
             for _ in range(20):
                 s.get(f"{base}/healthz")
         names = list(phases)
+        server = descendants(proc.pid)  # serve, gunicorn and its workers, the bot worker, the embedded Redis
         for r in range(args.rounds):
             for name in names[r % 3:] + names[:r % 3]:
-                run_phase(args.concurrency, per_thread, phases[name], stats[name], sessions)
+                run_phase(args.concurrency, per_thread, phases[name], stats[name], sessions, server)
         h = report("healthz", stats["healthz"])
         j = report("judge", stats["judge"])
         m = report("moves", stats["moves"])
