@@ -127,7 +127,8 @@ class GameService:
         """Judge and, if legal, apply ``move``. Returns (http status, body).
 
         ``rec`` is the snapshot the caller checked the token on (read, or this process's cache): the move then
-        costs one script call; if the snapshot was stale the script refuses it, and one more read follows. With ``idempotency_key`` the
+        costs one script call; if the snapshot was stale the script refuses it and returns the current one, so
+        a stale cache costs one more script call, never an extra read. With ``idempotency_key`` the
         answer is stored by the same script, and a retry with the same key and request gets it back (the body
         then carries ``replayed: True``).
         """
@@ -174,7 +175,9 @@ class GameService:
             if w.status == "replayed":  # a concurrent request with the same key got there first
                 return self._replay_answer(gid, None, w.prior, fingerprint, viewer)
             self._after_conflict(gid, w, expected_seq)
-            rec = None  # the game moved on while we judged: read it again and judge again
+            # the game moved on while we judged: judge again on the snapshot the script returned (it found no
+            # answer under this key either); tokens and bots never change
+            rec = replace(rec, seq=w.seq, state=w.state, parsed=None, cached=False, idem=None, idem_digest=key)
         raise Conflict("too much contention on this game, try again", code="busy")
 
     @staticmethod

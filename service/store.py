@@ -77,7 +77,7 @@ if ARGV[8] ~= '' then
   local prior = redis.call('HGET', KEYS[4], ARGV[8])
   if prior then return {2, cur, prior} end
 end
-if cur ~= tonumber(ARGV[1]) then return {0, cur} end
+if cur ~= tonumber(ARGV[1]) then return {0, cur, redis.call('HGET', KEYS[1], 'state')} end
 local last = cur
 for i = 11, #ARGV, 2 do
   local s = tonumber(ARGV[i])
@@ -100,7 +100,7 @@ if ARGV[6] ~= '' then
   local prior = redis.call('HGET', KEYS[4], ARGV[6])
   if prior then return {2, cur, prior} end
 end
-if cur ~= tonumber(ARGV[1]) then return {0, cur} end
+if cur ~= tonumber(ARGV[1]) then return {0, cur, redis.call('HGET', KEYS[1], 'state')} end
 local k = redis.call('HINCRBY', KEYS[1], 'rk', 1)
 redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[3], (cur + 1) .. '-' .. k, 'kind', 'rejected', 'data', ARGV[2])
 remember(ARGV[6], ARGV[7], ARGV[8])
@@ -145,6 +145,7 @@ class Written:
     status: str                   # "ok", "stale" (the game moved on), "gone", "replayed" (idempotency key known)
     seq: int
     prior: dict | None = None     # the stored answer when "replayed"
+    state: dict | None = None     # the current snapshot when "stale": judge again without another read
 
 
 @dataclass
@@ -266,7 +267,9 @@ class GameStore:
             return Written("ok", seq)
         if code == 2:
             return Written("replayed", seq, json.loads(reply[2]))
-        return Written("stale" if code == 0 else "gone", seq)
+        if code == 0:
+            return Written("stale", seq, state=json.loads(reply[2]))
+        return Written("gone", seq)
 
     def delete(self, gid: str) -> bool:
         gone = bool(self.r.delete(*self.keys(gid)))

@@ -38,3 +38,24 @@ def test_a_game_deleted_elsewhere_is_gone_for_a_cached_process(settings):
     r = a.post(f"/v1/games/{gid}/moves", {"seat": 1, "action": "play", "cards": ["S5"]}, t)
     assert r.status_code == 404 and r.json["error"]["code"] == "unknown_game"
     assert a.post(f"/v1/games/{gid}/moves", {"seat": 1, "action": "play", "cards": ["S5"]}, t).status_code == 404
+
+
+def test_a_move_costs_one_round_trip_and_a_stale_cache_one_more(settings, monkeypatch):
+    a, b = (Client(create_app(settings).test_client()) for _ in range(2))
+    store = a.c.application.extensions["referee.service"].store
+    sent = []
+    real = store.r.execute_command
+    monkeypatch.setattr(store.r, "execute_command", lambda *args, **kw: sent.append(args[0]) or real(*args, **kw))
+    g = b.create(players=4, hands=HANDS)
+    gid, t = g["game_id"], g["table_token"]
+
+    def move(client, seat, card):
+        sent.clear()
+        r = client.post(f"/v1/games/{gid}/moves", {"seat": seat, "action": "play", "cards": [card]}, t)
+        assert r.status_code == 200, r.json
+        return list(sent)
+
+    assert move(a, 0, "D3") == ["HMGET", "EVALSHA"], "the first move a process sees reads the snapshot once"
+    assert move(a, 1, "S5") == ["EVALSHA"], "then one script call per move"
+    move(b, 2, "S9")
+    assert move(a, 3, "SK") == ["EVALSHA", "EVALSHA"], "stale: the refusal carries the current snapshot"
