@@ -162,3 +162,27 @@ def test_the_index_forgets_gone_and_finished_games_but_not_a_new_deal(client, sv
     assert redealt["game_id"] in indexed, "a deal in progress stays"
     run_bots()
     assert client.state(redealt["game_id"], redealt["table_token"])[0]["phase"] == "deal_over"
+
+
+def test_a_turn_that_keeps_failing_is_given_up_after_max_retries(client, svc, caplog):
+    crashed = GameService(svc.store, scheduler=None)
+    g = crashed.create("uecda", [{"name": f"b{i}", "bot": "random"} for i in range(4)], seed=14)
+    gid = g["game_id"]
+    queue = svc.scheduler.queue
+    reaper = BotReaper(svc.store, svc.scheduler, grace_s=0, max_retries=1)
+    reaper.run_once()
+    assert game_jobs(queue, gid) == [job_id(gid, 0, 1)]
+    queue.remove(job_id(gid, 0, 1))  # the retry vanished too
+    with caplog.at_level("ERROR", logger="service.reaper"):
+        reaper.run_once()
+        reaper.run_once()
+    assert game_jobs(queue, gid) == [], "no retry beyond max_retries"
+    assert sum(gid in r.getMessage() for r in caplog.records) == 1, "given up once, logged once"
+    client.c.delete(f"/v1/games/{gid}", headers=client.auth(g["table_token"]))
+
+
+def test_a_bot_job_for_a_deleted_game_does_nothing(client, svc):
+    g = client.create(players=4, bots={0, 1, 2, 3}, seed=15)
+    assert client.c.delete(f"/v1/games/{g['game_id']}", headers=client.auth(g["table_token"])).status_code == 204
+    assert play(svc, g["game_id"], 0)["status"] == "gone"
+    svc.scheduler.queue.remove(job_id(g["game_id"], 0))
