@@ -34,9 +34,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.json.sort_keys = False
     app.config["REFEREE_STORAGE"] = settings.storage_label or storage
     app.config["REFEREE_SETTINGS"] = settings
-    store = GameStore(connect(url), settings.key_prefix)
+    store = GameStore.from_settings(connect(url), settings)
     scheduler = BotScheduler(connect(url, decode=False), settings.queue_name, settings.key_prefix)
-    app.extensions["referee.service"] = GameService(store, scheduler)
+    app.extensions["referee.service"] = GameService(store, scheduler, fault_pause_s=settings.fault_pause_after_append_s)
     for bp in [*BLUEPRINTS, record.bp, web.bp]:
         app.register_blueprint(bp)
     _register_errors(app)
