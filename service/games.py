@@ -16,6 +16,7 @@ from .scheduler import BOT_STRATEGIES
 from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized
 from .store import GameRecord, GameStore
 from .tokens import digest, matches, new_token
+from .whatif import hidden_outcome, sealed_verdict
 
 log = logging.getLogger(__name__)
 TABLE = "table"  # viewer marker for the table token (engine viewer None)
@@ -126,10 +127,14 @@ class GameService:
         raise Conflict("too much contention on this game, try again", code="busy")
 
     def judge(self, gid: str, move: dict, viewer) -> dict:
+        """A what-if: nothing is stored. A seat never learns more than it could see (service/whatif.py)."""
         self.require_seat(viewer, move.get("seat"))
         rec = self.load(gid)
         state = self.state_of(rec)
         verdict, new_state, _ = engine.apply(state, move)
+        if viewer != TABLE and verdict.legal and hidden_outcome(state, new_state, move, viewer):
+            return {"verdict": sealed_verdict(verdict.to_json(), viewer), "seq": rec.seq,
+                    "state": self.view(state, viewer)}
         return {"verdict": verdict.to_json(), "seq": rec.seq, "state": self.view(new_state, viewer)}
 
     def next_deal(self, gid: str, viewer, hands=None) -> dict:
