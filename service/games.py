@@ -14,6 +14,7 @@ from referee.record import import_record
 
 from .scheduler import BOT_STRATEGIES
 from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized
+from .names import name_problem
 from .store import GameRecord, GameStore
 from .tokens import digest, matches, new_token
 from .whatif import hidden_outcome, sealed_verdict
@@ -21,7 +22,8 @@ from .whatif import hidden_outcome, sealed_verdict
 log = logging.getLogger(__name__)
 TABLE = "table"  # viewer marker for the table token (engine viewer None)
 MAX_RETRIES = 20
-MAX_RECORD_CHARS = 4_000_000
+MAX_RECORD_CHARS = 1_000_000
+MAX_NAME_CHARS = 40
 
 
 def viewer_arg(viewer):
@@ -29,9 +31,17 @@ def viewer_arg(viewer):
 
 
 class GameService:
-    def __init__(self, store: GameStore, scheduler=None):
+    def __init__(self, store: GameStore, scheduler=None, max_name_chars: int = MAX_NAME_CHARS,
+                 max_record_chars: int = MAX_RECORD_CHARS):
         self.store = store
         self.scheduler = scheduler  # service.scheduler.BotScheduler or None
+        self.max_name_chars, self.max_record_chars = max_name_chars, max_record_chars
+
+    def check_names(self, names, code: str) -> None:
+        for seat, name in enumerate(names):
+            problem = name_problem(name, self.max_name_chars)
+            if problem:
+                raise ApiError(f"seat {seat}: {problem}", code=code)
 
     # --- reading and access -------------------------------------------------
     def load(self, gid: str) -> GameRecord:
@@ -67,6 +77,7 @@ class GameService:
     # --- creating -----------------------------------------------------------
     def create(self, preset: str, players: list[dict], rules=None, seed=None, hands=None, table=False,
                leader=None) -> dict:
+        self.check_names([p.get("name") for p in players], "bad_name")
         bots = [p.get("bot") for p in players]
         unknown = sorted({b for b in bots if b is not None and b not in BOT_STRATEGIES})
         if unknown:
@@ -81,10 +92,11 @@ class GameService:
         """A game whose log is a replayed record (docs/record.md); every seat is human."""
         if not isinstance(text, str):
             raise ApiError("'record' must be the text of a game record (docs/record.md)", code="bad_record")
-        if len(text) > MAX_RECORD_CHARS:
-            raise ApiError(f"the record is longer than {MAX_RECORD_CHARS} characters", code="bad_record")
+        if len(text) > self.max_record_chars:
+            raise ApiError(f"the record is longer than {self.max_record_chars} characters", code="bad_record")
         try:
             events = import_record(text)
+            self.check_names(events[0]["players"], "bad_record")
             state = engine.replay(events)
         except engine.InputError as exc:
             raise ApiError(exc.message, code="bad_record") from None

@@ -1,12 +1,14 @@
 import json
+import re
 import time
 
-from flask import Blueprint, Response, request, stream_with_context
+from flask import Blueprint, Response, current_app, request, stream_with_context
 
 import referee as engine
 
 from ..http import bearer, query, respond, service
-from ..schemas import AfterQuery, EventsSchema, SeqQuery, StateSchema, StreamQuery
+from ..schemas import MAX_SEQ, AfterQuery, EventsSchema, SeqQuery, StateSchema, StreamQuery
+from service.errors import ApiError
 from service.games import viewer_arg
 from service.store import entry_id_for_seq
 
@@ -40,9 +42,17 @@ def stream(game_id):
     rec = svc.load(game_id)
     viewer = svc.viewer(rec, bearer())
     q = query(StreamQuery())
-    last = request.headers.get("Last-Event-ID", "")
-    after = int(last) if last.lstrip("-").isdigit() else (q["after"] if "after" in request.args else rec.seq)
+    after = _last_event_id()
+    if after is None:
+        after = q["after"] if "after" in request.args else rec.seq
     store, who = svc.store, viewer_arg(viewer)
+    slots = current_app.extensions["referee.streams"]
+    if not slots.acquire(blocking=False):
+        # every stream holds a server thread: past the cap, refuse rather than starve the other requests
+        full = ApiError("this server has as many open event streams as it serves; retry shortly or poll "
+                        "GET /v1/games/{id}/events?after=N", code="too_many_streams", status=503)
+        full.headers = {"Retry-After": "5"}
+        raise full
 
     def generate():
         cursor = entry_id_for_seq(after) if after >= 0 else "0-0"
@@ -66,5 +76,31 @@ def stream(game_id):
                 yield f"id: {event['seq']}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
             idle_since = time.monotonic()
 
-    return Response(stream_with_context(generate()), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    try:
+        resp = Response(stream_with_context(generate()), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    except BaseException:
+        slots.release()
+        raise
+    resp.call_on_close(_once(slots.release))  # the server closes the response however the stream ends
+    return resp
+
+
+def _once(fn):
+    done = []
+
+    def call():
+        if not done:
+            done.append(True)
+            fn()
+    return call
+
+
+def _last_event_id() -> int | None:
+    """The seq a reconnecting EventSource last received, or None without the header."""
+    last = request.headers.get("Last-Event-ID")
+    if last is None or last.strip() == "":
+        return None
+    if not re.fullmatch(r"[0-9]{1,16}", last.strip()) or int(last) > MAX_SEQ:
+        raise ApiError(f"Last-Event-ID must be a seq from 0 to {MAX_SEQ}", code="bad_last_event_id")
+    return int(last)
