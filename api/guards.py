@@ -99,6 +99,10 @@ def json_body(record_key: str | None = None):
     if "_referee_json" in g:
         return g._referee_json
     raw = request.get_data(cache=True)
+    limit = settings().max_body_bytes
+    if len(raw) >= limit and request.content_length is None:
+        # a body without Content-Length is cut at the limit (MAX_CONTENT_LENGTH): reaching it means too long
+        raise ApiError(f"the request body is larger than {limit} bytes", code="body_too_large", status=413)
     data = None
     if raw.strip():
         data = parse_json(raw, settings(), record_key)

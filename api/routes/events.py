@@ -13,7 +13,7 @@ from service.games import viewer_arg
 from service.store import entry_id_for_seq
 
 bp = Blueprint("events", __name__, url_prefix="/v1/games")
-HEARTBEAT_S = 15
+HEARTBEAT_S = 5  # also how soon a stream whose client left notices it and frees its slot
 
 
 @bp.get("/<game_id>/events")
