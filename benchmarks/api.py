@@ -132,6 +132,9 @@ def main(argv=None) -> int:
     sup = Supervisor(settings, children_stdout=sys.stderr)
     sup.env.update(REFEREE_KEY_PREFIX=settings.key_prefix, REFEREE_QUEUE=settings.queue_name,
                    REFEREE_DATA_DIR=settings.data_dir)
+    # one client at full speed: the rate limits (README "Limits and reliability") would measure themselves
+    sup.env.update(REFEREE_RATE_CREATE_PER_ADDRESS="0", REFEREE_RATE_MOVES_PER_TOKEN="0",
+                   REFEREE_RATE_MOVES_PER_ADDRESS="0")
     storage = sup.start_storage()
     port = free_port()
     sup.start_gunicorn("127.0.0.1", port, workers=2, access_log=False)
