@@ -17,7 +17,6 @@ from flask import Flask, current_app, g, request
 from service.errors import ApiError
 from service.settings import Settings
 
-# path+query characters over which the app answers 414 itself; gunicorn (limit_request_line 0) lets them through
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _BRACKET = re.compile(r"[\[\]{}]")
 _BAD_CHARS = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
@@ -46,6 +45,7 @@ def install(app: Flask, s: Settings) -> None:
 
 def _check_request():
     s = settings()
+    # gunicorn runs with --limit-request-line 0, so long URLs get this JSON 414 rather than its own HTML one
     url = len(request.path) + len(request.query_string)
     if url > s.max_url_chars:
         raise ApiError(f"the URL is longer than {s.max_url_chars} characters", code="url_too_long", status=414)
