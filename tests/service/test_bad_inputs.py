@@ -55,6 +55,12 @@ CASES = [
     ("after-garbage", "GET", "/v1/games/{gid}/events?after=1e3", None, {}, 400, "invalid_request"),
     ("after-empty", "GET", "/v1/games/{gid}/events?after=", None, {}, 400, "invalid_request"),
     ("after-nul", "GET", "/v1/games/{gid}/events?after=%00", None, {}, 400, "invalid_request"),
+    ("after-hex", "GET", "/v1/games/{gid}/events?after=0x10", None, {}, 400, "invalid_request"),
+    ("replay-seq-float", "GET", "/v1/games/{gid}/replay?seq=1.0", None, {}, 400, "invalid_request"),
+    ("legal-seat-negative", "GET", "/v1/games/{gid}/legal-moves?seat=-1", None, {}, 400, "bad_seat"),
+    ("stream-wait-huge", "GET", "/v1/games/{gid}/stream?wait=1e9", None, {}, 400, "invalid_request"),
+    ("too-many-players", "POST", "/v1/games", _create(players=[{"name": f"p{i}"} for i in range(9)]), {}, 400,
+     "invalid_request"),
     ("stream-after-huge", "GET", "/v1/games/{gid}/stream?wait=0&after=" + HUGE, None, {}, 400, "invalid_request"),
     ("last-event-id-huge", "GET", "/v1/games/{gid}/stream?wait=0", None, {"Last-Event-ID": HUGE}, 400,
      "bad_last_event_id"),
@@ -142,7 +148,7 @@ def test_a_bad_input_is_a_4xx_json_error(client, game, case):
 
 
 def test_the_list_is_long_enough():
-    assert len(CASES) >= 60  # README "Limits and reliability" quotes this count
+    assert len(CASES) == 66  # README "Limits and reliability" and docs/limits.md quote this count
 
 
 def test_a_record_never_gains_a_move_from_a_name(client, app):
