@@ -54,36 +54,45 @@ def stream(game_id):
         full.headers = {"Retry-After": "5"}
         raise full
 
+    release = _once(slots.release)
+
     def generate():
-        cursor = entry_id_for_seq(after) if after >= 0 else "0-0"
-        idle_since = time.monotonic()
-        yield f": game {game_id} from seq {after}\n\n"
-        while True:
-            entries = store.wait_entries(game_id, cursor)  # the backlog first, without waiting
-            if not entries:
-                left = q["wait"] - (time.monotonic() - idle_since)
-                if left <= 0:
-                    return
-                entries = store.wait_entries(game_id, cursor, max(1, int(min(left, HEARTBEAT_S) * 1000)))
-                if not entries:
-                    yield ": keep-alive\n\n"
-                    continue
-            for entry in entries:
-                cursor = entry.stream_id
-                if entry.kind != "event":
-                    continue
-                event = engine.redact_event(entry.data, who)
-                yield f"id: {event['seq']}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
-            idle_since = time.monotonic()
+        try:
+            yield from _events(store, game_id, who, after, q["wait"])
+        finally:
+            release()  # the stream ended, or the server closed it (its client left)
 
     try:
         resp = Response(stream_with_context(generate()), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     except BaseException:
-        slots.release()
+        release()
         raise
-    resp.call_on_close(_once(slots.release))  # the server closes the response however the stream ends
+    resp.call_on_close(release)  # also when the response is closed before the stream started
     return resp
+
+
+def _events(store, game_id, who, after, wait):
+    cursor = entry_id_for_seq(after) if after >= 0 else "0-0"
+    idle_since = time.monotonic()
+    yield f": game {game_id} from seq {after}\n\n"
+    while True:
+        entries = store.wait_entries(game_id, cursor)  # the backlog first, without waiting
+        if not entries:
+            left = wait - (time.monotonic() - idle_since)
+            if left <= 0:
+                return
+            entries = store.wait_entries(game_id, cursor, max(1, int(min(left, HEARTBEAT_S) * 1000)))
+            if not entries:
+                yield ": keep-alive\n\n"
+                continue
+        for entry in entries:
+            cursor = entry.stream_id
+            if entry.kind != "event":
+                continue
+            event = engine.redact_event(entry.data, who)
+            yield f"id: {event['seq']}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
+        idle_since = time.monotonic()
 
 
 def _once(fn):

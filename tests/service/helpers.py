@@ -112,6 +112,8 @@ class Knowledge:
         self._before: list[list[str]] | None = None
 
     def observe(self, seq: int, table_state: dict) -> None:
+        if seq in self.hidden:
+            return  # seen already: keep the cards of seq - 1 in its hidden set
         held, public = hands(table_state), seen_in_public(table_state)
         before = self._before or held
         for s, known in enumerate(self.known):
