@@ -27,7 +27,7 @@ def _app(settings, **limits):
                max_body_bytes=2000, max_json_depth=5, max_string_chars=50, max_name_chars=10, max_url_chars=300,
                sse_max_streams=2)
     low.update(limits)
-    s = dataclasses.replace(settings, key_prefix=f"{settings.key_prefix}-lim{secrets.token_hex(3)}", **low)
+    s = dataclasses.replace(settings, key_prefix=f"{settings.key_prefix}:lim{secrets.token_hex(3)}", **low)
     app = create_app(s)
     app.config["TESTING"] = True
     return app, s
@@ -154,7 +154,7 @@ def _wait(cond, timeout, what):
 def gunicorn(settings):
     from service.supervisor import Supervisor
 
-    env = {"REDIS_URL": settings.redis_url, "REFEREE_KEY_PREFIX": f"{settings.key_prefix}-gun",
+    env = {"REDIS_URL": settings.redis_url, "REFEREE_KEY_PREFIX": f"{settings.key_prefix}:gun",
            "REFEREE_SSE_MAX_STREAMS": "4", "REFEREE_HTTP_THREADS": "2", "REFEREE_RATE_CREATE_PER_ADDRESS": "0"}
     saved = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
