@@ -18,12 +18,13 @@ def hidden_outcome(before, after, move: dict, seat: int) -> bool:
     for b, a in zip(before.players, after.players):
         if b.seat != seat and (b.hand & ~a.hand or b.unknown != a.unknown):
             return True  # another hand lost cards (Bloody Mary, an automatic give or discard, ...)
-    return _others_decisions(before, seat) != _others_decisions(after, seat)
+    return _others_decisions(before, seat) != _others_decisions(after, seat)  # Bloody Mary, a cut-back window
 
 
 def _others_decisions(st, seat: int) -> list:
-    # whether another seat's give/discard is left to its choice or resolved at once depends on its hand
-    return [p for p in st.pending if p.seat != seat and p.action in ("give", "discard")]
+    # whether another seat's give/discard is left to its choice or resolved at once, and who is offered a
+    # cut back (the seats holding enough jokers), depend on hands this seat cannot see
+    return [p for p in st.pending if p.seat != seat]
 
 
 def sealed_verdict(verdict: dict, seat: int) -> dict:
