@@ -64,9 +64,12 @@ def public_strings(table_state: dict) -> set[str]:
 
 
 def leaked(seen: dict, table_state: dict, viewer: int) -> set[str]:
-    """Cards held by other seats that appear in what ``viewer`` was shown."""
+    """Cards held by other seats that appear in what ``viewer`` was shown (also inside messages).
+
+    Only what one state tells; ``Knowledge`` below has the precise notion over a whole game.
+    """
     hidden = {c for i, h in enumerate(hands(table_state)) if i != viewer for c in h}
-    return (strings(seen) & hidden) - public_strings(table_state)
+    return (cards_in(seen) & hidden) - seen_in_public(table_state)
 
 
 CARD_WORD = re.compile(r"(?<![A-Za-z0-9])(?:[SHDC][3-9TJQKA2]|JK[12])(?![A-Za-z0-9])")
