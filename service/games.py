@@ -18,15 +18,18 @@ from referee.record import import_record
 
 from .audit import clip_move, clip_verdict
 from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized
+from .names import name_problem
 from .scheduler import BOT_STRATEGIES
 from .snapshots import SnapshotCache
 from .store import GameRecord, GameStore, Written
 from .tokens import digest, matches, new_token
+from .whatif import hidden_outcome, sealed_verdict
 
 log = logging.getLogger(__name__)
 TABLE = "table"  # viewer marker for the table token (engine viewer None)
 MAX_RETRIES = 20
-MAX_RECORD_CHARS = 4_000_000
+MAX_RECORD_CHARS = 1_000_000
+MAX_NAME_CHARS = 40
 MAX_IDEMPOTENCY_KEY = 255
 
 
@@ -35,11 +38,19 @@ def viewer_arg(viewer):
 
 
 class GameService:
-    def __init__(self, store: GameStore, scheduler=None, fault_pause_s: float = 0.0):
+    def __init__(self, store: GameStore, scheduler=None, max_name_chars: int = MAX_NAME_CHARS,
+                 max_record_chars: int = MAX_RECORD_CHARS, fault_pause_s: float = 0.0):
         self.store = store
         self.scheduler = scheduler  # service.scheduler.BotScheduler or None
+        self.max_name_chars, self.max_record_chars = max_name_chars, max_record_chars
         self.fault_pause_s = fault_pause_s  # test hook (Settings.fault_pause_after_append_s)
         self.snapshots = SnapshotCache()
+
+    def check_names(self, names, code: str) -> None:
+        for seat, name in enumerate(names):
+            problem = name_problem(name, self.max_name_chars)
+            if problem:
+                raise ApiError(f"seat {seat}: {problem}", code=code)
 
     # --- reading and access -------------------------------------------------
     def load(self, gid: str, idempotency_key: str | None = None) -> GameRecord:
@@ -85,6 +96,7 @@ class GameService:
     # --- creating -----------------------------------------------------------
     def create(self, preset: str, players: list[dict], rules=None, seed=None, hands=None, table=False,
                leader=None) -> dict:
+        self.check_names([p.get("name") for p in players], "bad_name")
         bots = [p.get("bot") for p in players]
         unknown = sorted({b for b in bots if b is not None and b not in BOT_STRATEGIES})
         if unknown:
@@ -99,10 +111,11 @@ class GameService:
         """A game whose log is a replayed record (docs/record.md); every seat is human."""
         if not isinstance(text, str):
             raise ApiError("'record' must be the text of a game record (docs/record.md)", code="bad_record")
-        if len(text) > MAX_RECORD_CHARS:
-            raise ApiError(f"the record is longer than {MAX_RECORD_CHARS} characters", code="bad_record")
+        if len(text) > self.max_record_chars:
+            raise ApiError(f"the record is longer than {self.max_record_chars} characters", code="bad_record")
         try:
             events = import_record(text)
+            self.check_names(events[0]["players"], "bad_record")
             state = engine.replay(events)
         except engine.InputError as exc:
             raise ApiError(exc.message, code="bad_record") from None
@@ -202,10 +215,14 @@ class GameService:
                                  "replayed": True}
 
     def judge(self, gid: str, move: dict, viewer, rec: GameRecord | None = None) -> dict:
+        """A what-if: nothing is stored. A seat never learns more than it could see (service/whatif.py)."""
         self.require_seat(viewer, move.get("seat"))
         rec = rec or self.load(gid)
         state = self.state_of(rec)
         verdict, new_state, _ = engine.apply(state, move)
+        if viewer != TABLE and verdict.legal and hidden_outcome(state, new_state, move, viewer):
+            return {"verdict": sealed_verdict(verdict.to_json(), viewer), "seq": rec.seq,
+                    "state": self.view(state, viewer)}
         return {"verdict": verdict.to_json(), "seq": rec.seq, "state": self.view(new_state, viewer)}
 
     def next_deal(self, gid: str, viewer, hands=None) -> dict:

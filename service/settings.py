@@ -1,4 +1,7 @@
-"""Service settings, read from the environment once per app or worker."""
+"""Service settings, read from the environment once per app or worker.
+
+Every numeric setting below is read from ``REFEREE_<NAME>`` (e.g. ``REFEREE_GAME_TTL_S``).
+"""
 from __future__ import annotations
 
 import os
@@ -26,6 +29,25 @@ class Settings:
     mc_playouts: int | None = None
     # test hook: sleep this long between a proposal's append and the enqueue of the bot turn it made owed
     fault_pause_after_append_s: float = 0.0
+    # --- limits (README "Limits and reliability"); a rate of 0 turns that limit off ---
+    max_body_bytes: int = 1_048_576      # larger bodies get 413 body_too_large
+    max_json_depth: int = 32             # deeper JSON gets 400 json_too_deep
+    max_string_chars: int = 1000         # any JSON string but a record's text
+    max_record_chars: int = 1_000_000    # the text of an imported record
+    max_name_chars: int = 40             # a player's name (printable, one line)
+    max_url_chars: int = 4096            # longer path+query gets 414 url_too_long
+    rate_window_s: int = 60              # the rate limits count per window
+    rate_create_per_address: int = 120   # POST /v1/games per client address
+    rate_moves_per_token: int = 600      # moves and what-ifs per bearer token
+    rate_moves_per_address: int = 3000   # moves and judging per client address
+    trusted_proxies: int = 0             # X-Forwarded-For hops to trust for the address
+    sse_max_streams: int = 16            # open event streams per API process (503 beyond)
+    http_threads: int = 8                # gunicorn threads kept for everything but streams
+
+    @property
+    def gunicorn_threads(self) -> int:
+        """Streams hold a thread each: the cap's worth on top of the threads for ordinary requests."""
+        return self.http_threads + self.sse_max_streams
 
     @classmethod
     def from_env(cls, **overrides) -> "Settings":
@@ -37,29 +59,20 @@ class Settings:
             queue_name=env("REFEREE_QUEUE", "referee-bots"),
             storage_label=env("REFEREE_STORAGE") or None,
         )
-        kinds = {"mc_budget_ms": float, "mc_playouts": int} | {f.name: type(f.default) for f in fields(cls)
-                                                               if isinstance(f.default, (int, float))}
-        for name, var in _NUMERIC.items():
+        for f in fields(cls):
+            kind = _NUMBER_KINDS.get(f.name) or type(f.default)
+            if kind not in (int, float):
+                continue
+            var = f"REFEREE_{f.name.upper()}"
             raw = env(var)
-            if raw not in (None, ""):
-                kind = kinds[name]
-                try:
-                    values[name] = kind(float(raw)) if kind is int else kind(raw)
-                except ValueError:
-                    raise ValueError(f"{var}={raw!r} is not a number") from None
+            if raw in (None, ""):
+                continue
+            try:
+                values[f.name] = kind(float(raw)) if kind is int else kind(raw)
+            except ValueError:
+                raise ValueError(f"{var}={raw!r} is not a number") from None
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
 
 
-_NUMERIC = {
-    "reaper_interval_s": "REFEREE_REAPER_INTERVAL_S",
-    "reaper_grace_s": "REFEREE_REAPER_GRACE_S",
-    "bot_max_retries": "REFEREE_BOT_MAX_RETRIES",
-    "game_ttl_s": "REFEREE_GAME_TTL_S",
-    "game_ttl_over_s": "REFEREE_GAME_TTL_OVER_S",
-    "audit_max": "REFEREE_AUDIT_MAX",
-    "idempotency_keys": "REFEREE_IDEMPOTENCY_KEYS",
-    "fault_pause_after_append_s": "REFEREE_FAULT_PAUSE_AFTER_APPEND_S",
-    "mc_budget_ms": "REFEREE_MC_BUDGET_MS",
-    "mc_playouts": "REFEREE_MC_PLAYOUTS",
-}
+_NUMBER_KINDS = {"mc_budget_ms": float, "mc_playouts": int}  # settings whose default (None) says nothing of the kind

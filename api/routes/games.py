@@ -1,6 +1,7 @@
-from flask import Blueprint, request
+from flask import Blueprint
 
 from service.errors import ApiError
+from ..guards import json_body
 from ..http import bearer, body, query, respond, service
 from ..schemas import (CreatedGameSchema, CreateGameSchema, DealSchema, HandsCorrectionSchema, LegalMovesSchema,
                        SeatQuery, StateSchema)
@@ -10,7 +11,7 @@ bp = Blueprint("games", __name__, url_prefix="/v1/games")
 
 @bp.post("")
 def create_game():
-    raw = request.get_json(silent=True)
+    raw = json_body(record_key="record")
     if isinstance(raw, dict) and "record" in raw:
         others = sorted(k for k in raw if k != "record")
         if others:
