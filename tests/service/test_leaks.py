@@ -12,6 +12,7 @@ import re
 
 import pytest
 
+from referee import instantiate
 from referee.cards import RANKS
 
 from .helpers import Knowledge, hands
@@ -73,7 +74,7 @@ class Walk:
             if not probe["actors"]:
                 return table_state, seq
             seat = rng.choice(probe["actors"])
-            moves = self.c.legal(self.gid, self.token(seat), seat)["moves"]
+            moves = [instantiate(m, rng) for m in self.c.legal(self.gid, self.token(seat), seat)["moves"]]
             self.what_ifs(seat, moves, seq, rng)
             move = dict(rng.choice(moves), expected_seq=seq)
             r = self.c.post(f"/v1/games/{self.gid}/moves", move, self.token(seat))
@@ -173,7 +174,7 @@ def test_a_what_if_on_own_cards_shows_its_outcome(client):
     g = client.create(preset="uecda", players=SEATS, seed=8)
     gid = g["game_id"]
     seat = client.legal(gid, g["table_token"], 0)["actors"][0]
-    move = client.legal(gid, g["seat_tokens"][seat], seat)["moves"][0]
+    move = instantiate(client.legal(gid, g["seat_tokens"][seat], seat)["moves"][0])
     r = client.post(f"/v1/games/{gid}/judge", move, g["seat_tokens"][seat])
     assert r.json["verdict"]["legal"] and "outcome" not in r.json["verdict"]
     assert r.json["state"]["seq"] == r.json["seq"] + 1  # the state the move would lead to

@@ -15,6 +15,7 @@ import redis
 import requests
 
 from api.app import create_app
+from referee import instantiate
 from service.settings import Settings
 
 from .helpers import Client
@@ -202,6 +203,7 @@ def test_open_streams_leave_threads_for_other_requests(gunicorn):
         actor = seat["actors"][0]
         move = requests.get(f"{base}/v1/games/{g['game_id']}/legal-moves?seat={actor}", headers=auth,
                             timeout=10).json()["moves"][0]
+        move = instantiate(move)
         moved = requests.post(f"{base}/v1/games/{g['game_id']}/moves", json=move, headers=auth, timeout=10)
         assert moved.status_code == 200
         # the streams see the move

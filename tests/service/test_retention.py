@@ -3,6 +3,7 @@ import dataclasses
 import json
 
 from api.app import create_app
+from referee import instantiate
 
 from .helpers import Client
 
@@ -16,7 +17,8 @@ def store_of(client):
 def test_a_rejected_proposal_is_stored_clipped(client):
     g = client.create(players=4, hands=HANDS)
     gid, t = g["game_id"], g["table_token"]
-    huge = {"seat": 0, "action": "play", "cards": ["S3"] * 5000, "declare": {"x" * 100: "y" * 100_000}}
+    # within the request limits (strings of at most 1000 characters), yet far too big to keep verbatim
+    huge = {"seat": 0, "action": "play", "cards": ["S3"] * 5000, "declare": {f"x{i}": "y" * 900 for i in range(100)}}
     r = client.post(f"/v1/games/{gid}/moves", huge, t)
     assert r.status_code == 422
     entry = [e for e in client.get(f"/v1/games/{gid}/events?include_rejected=true", t).json["events"]
@@ -63,7 +65,7 @@ def test_every_key_of_a_game_expires_idle_and_sooner_once_the_deal_is_over(setti
         if not probe["actors"]:
             break
         seat = probe["actors"][0]
-        move = client.legal(gid, t, seat)["moves"][0]
+        move = instantiate(client.legal(gid, t, seat)["moves"][0])
         assert client.post(f"/v1/games/{gid}/moves", move, t).status_code == 200
     assert client.state(gid, t)[0]["phase"] == "deal_over"
     assert all(0 < store.r.ttl(k) <= 500 for k in store.keys(gid))
