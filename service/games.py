@@ -12,6 +12,7 @@ import time
 import referee as engine
 from referee.record import import_record
 
+from . import logs, metrics
 from .scheduler import BOT_STRATEGIES
 from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized
 from .store import GameRecord, GameStore
@@ -114,6 +115,7 @@ class GameService:
                 audit = {"type": "rejected", "after_seq": rec.seq, "move": move, "verdict": vj,
                          "by": "table" if viewer == TABLE else f"seat{viewer}", "at": time.time()}
                 if self.store.reject(gid, rec.seq, audit):
+                    metrics.verdict(vj.get("reason"))
                     return 422, {"verdict": vj, "seq": rec.seq, "state": self.view(state, viewer)}
                 continue  # the game moved on while we judged: judge again
             ok, seq = self.store.append(gid, rec.seq, engine.state_to_json(new_state), events)
@@ -121,6 +123,8 @@ class GameService:
                 if expected_seq is not None:
                     raise Conflict(f"another move was applied first: the game is at seq {seq}", code="stale_seq")
                 continue
+            metrics.verdict(None)
+            logs.bind(seq=seq)
             self._schedule(gid, seq, new_state, rec.bots)
             return 200, {"verdict": vj, "seq": seq, "state": self.view(new_state, viewer)}
         raise Conflict("too much contention on this game, try again", code="busy")

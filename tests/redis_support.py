@@ -23,7 +23,8 @@ def cleanup(url: str, key_prefix: str, queue_name: str) -> None:
     conn = redis.Redis.from_url(url, decode_responses=True)
     games = set()
     for key in conn.scan_iter(f"{key_prefix}:*", count=1000):
-        games.add(key.split("{", 1)[1].split("}", 1)[0])
+        if "{" in key:  # a game's keys; the rest (e.g. the active-games set) is cross-game
+            games.add(key.split("{", 1)[1].split("}", 1)[0])
         conn.delete(key)
     for key in conn.scan_iter(f"rq:*{queue_name}*", count=1000):
         conn.delete(key)

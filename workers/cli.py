@@ -30,14 +30,16 @@ def register(subparsers) -> None:
 def cmd_worker(args) -> int:
     from rq import SimpleWorker, Worker
 
+    from service import logs
     from service.redis_conn import connect, embedded_url, start_embedded, stop_embedded
     from service.settings import Settings
 
+    logs.configure()
     settings = Settings.from_env()
     embedded = None
     url = settings.redis_url
     if not url:
-        embedded = start_embedded(settings.data_dir)
+        embedded = start_embedded(settings.data_dir, settings.appendfsync)  # joins a running serve's
         url = embedded_url(embedded)
     cls = Worker if args.fork else SimpleWorker
     worker = cls([settings.queue_name], connection=connect(url, decode=False))

@@ -1,23 +1,59 @@
 """RQ job: play the bot seats that must act at one seq of one game."""
 from __future__ import annotations
 
+import logging
+import os
 import random
+import time
 
 import referee as engine
 from rq import get_current_job
 
+from service import logs, metrics
 from service.games import GameService
-from service.redis_conn import decoding
+from service.redis_conn import connect_cluster, decoding
 from service.scheduler import BotScheduler
 from service.store import GameStore
 
 from . import bots
 
 
+log = logging.getLogger("referee.bots")
+_cluster = None  # one Redis Cluster client per worker process (it keeps the slot map)
+
+
+def store_connection(raw):
+    """Where games live: the Redis Cluster of REDIS_CLUSTER_NODES, else the queue's own server."""
+    global _cluster
+    nodes = os.environ.get("REDIS_CLUSTER_NODES")
+    if not nodes:
+        return decoding(raw)
+    if _cluster is None:
+        _cluster = connect_cluster(nodes)
+    return _cluster
+
+
 def play_bot_turn(game_id: str, seq: int, key_prefix: str, queue_name: str) -> dict:
-    raw = get_current_job().connection
-    service = GameService(GameStore(decoding(raw), key_prefix), BotScheduler(raw, queue_name, key_prefix))
-    return play(service, game_id, seq)
+    job = get_current_job()
+    raw = job.connection
+    logs.reset(game_id=game_id, seq=seq, job=job.id)
+    service = GameService(GameStore(store_connection(raw), key_prefix), BotScheduler(raw, queue_name, key_prefix))
+    started = time.perf_counter()
+    try:
+        out = play(service, game_id, seq)
+    except Exception:
+        metrics.BOT_JOBS.labels("error").inc()
+        log.exception("bot turn failed")
+        raise
+    finally:
+        metrics.BOT_JOB_SECONDS.observe(time.perf_counter() - started)
+    metrics.BOT_JOBS.labels(out["status"]).inc()
+    try:
+        metrics.touch_game(service.store.r, key_prefix, game_id)
+    except Exception:  # noqa: BLE001 - a metric never fails a bot turn
+        pass
+    log.info("bot turn %s", out["status"], extra={k: out[k] for k in ("seat",) if k in out})
+    return out
 
 
 def play(service: GameService, game_id: str, seq: int) -> dict:
@@ -53,6 +89,7 @@ def play(service: GameService, game_id: str, seq: int) -> dict:
             status, body = service.propose(game_id, move, viewer=seat, expected_seq=seq)
         except Exception as exc:  # noqa: BLE001 - a conflict means: re-read and decide again
             if getattr(exc, "code", None) == "stale_seq":
+                metrics.BOT_RETRIES.inc()
                 continue
             raise
         return {"status": "applied" if status == 200 else "rejected", "seq": body["seq"], "seat": seat,

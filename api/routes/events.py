@@ -5,6 +5,7 @@ from flask import Blueprint, Response, request, stream_with_context
 
 import referee as engine
 
+from ..observability import counted_stream
 from ..http import bearer, query, respond, service
 from ..schemas import AfterQuery, EventsSchema, SeqQuery, StateSchema, StreamQuery
 from service.games import viewer_arg
@@ -66,5 +67,5 @@ def stream(game_id):
                 yield f"id: {event['seq']}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
             idle_since = time.monotonic()
 
-    return Response(stream_with_context(generate()), mimetype="text/event-stream",
+    return Response(stream_with_context(counted_stream(generate())), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
