@@ -5,7 +5,8 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     REFEREE_OPENAPI=/app/openapi.yaml \
-    REFEREE_DATA_DIR=/data
+    REFEREE_DATA_DIR=/data \
+    PROMETHEUS_MULTIPROC_DIR=/tmp/referee-metrics
 
 WORKDIR /app
 COPY pyproject.toml README.md* openapi.yaml ./
@@ -16,11 +17,12 @@ COPY api ./api
 COPY workers ./workers
 RUN pip install --no-cache-dir . \
     && useradd --create-home --uid 10001 referee \
-    && mkdir -p /data && chown referee /data
+    && mkdir -p /data /tmp/referee-metrics && chown referee /data /tmp/referee-metrics
 USER referee
 
 EXPOSE 8000
 # gthread workers: a Server-Sent Events stream holds a thread, not a whole process.
-# Run bots with the same image: `docker run … referee worker`.
+# Run bots with the same image: `docker run … referee worker`. The app logs each request as a JSON line;
+# /metrics aggregates this container's gunicorn workers (PROMETHEUS_MULTIPROC_DIR). See docs/deploy.md.
 CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "2", "--worker-class", "gthread", "--threads", "8", \
-     "--access-logfile", "-", "api.app:create_app()"]
+     "-c", "python:service.gunicorn_conf", "api.app:create_app()"]
