@@ -37,10 +37,10 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.config["REFEREE_SETTINGS"] = settings
     if settings.redis_cluster_nodes:
         storage = "redis-cluster"
-    store = GameStore(connect_store(settings, url), settings.key_prefix)
+    store = GameStore.from_settings(connect_store(settings, url), settings)
     queue_conn = connect(url, decode=False)
     scheduler = BotScheduler(queue_conn, settings.queue_name, settings.key_prefix)
-    app.extensions["referee.service"] = GameService(store, scheduler)
+    app.extensions["referee.service"] = GameService(store, scheduler, fault_pause_s=settings.fault_pause_after_append_s)
     app.config["REFEREE_STORAGE"] = settings.storage_label or storage
 
     def ping():

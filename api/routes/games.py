@@ -33,6 +33,13 @@ def get_game(game_id):
     return state, 200, {"X-Referee-Seq": str(rec.seq), "X-Referee-Viewer": str(viewer)}
 
 
+@bp.delete("/<game_id>")
+def delete_game(game_id):
+    svc = service()
+    svc.delete(game_id, svc.viewer(svc.load(game_id), bearer()))
+    return "", 204
+
+
 @bp.post("/<game_id>/deals")
 def next_deal(game_id):
     svc = service()

@@ -63,9 +63,10 @@ def test_bot_games_finish_across_two_apis_and_two_workers_on_a_cluster(deploymen
         assert r.status_code == 201, r.text
         games.append(r.json())
 
-    def over(game, n=[0]):  # read through both APIs in turn
-        n[0] += 1
-        r = requests.get(f"{apis[n[0] % 2]}/v1/games/{game['game_id']}", headers=auth(game["table_token"]), timeout=10)
+    reads = iter(range(10**9))
+
+    def over(game):  # read through both APIs in turn
+        r = requests.get(f"{apis[next(reads) % 2]}/v1/games/{game['game_id']}", headers=auth(game["table_token"]), timeout=10)
         return r.json()["phase"] == "deal_over"
 
     wait_until(lambda: all(over(g) for g in games), 50, "every bot game to finish", every=0.25)
