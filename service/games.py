@@ -10,6 +10,7 @@ import json
 import logging
 import secrets
 import time
+from dataclasses import replace
 
 import referee as engine
 from referee.record import import_record
@@ -18,6 +19,7 @@ from . import logs, metrics
 from .audit import clip_move, clip_verdict
 from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized
 from .scheduler import BOT_STRATEGIES
+from .snapshots import SnapshotCache
 from .store import GameRecord, GameStore, Written
 from .tokens import digest, matches, new_token
 
@@ -37,6 +39,7 @@ class GameService:
         self.store = store
         self.scheduler = scheduler  # service.scheduler.BotScheduler or None
         self.fault_pause_s = fault_pause_s  # test hook (Settings.fault_pause_after_append_s)
+        self.snapshots = SnapshotCache()
 
     # --- reading and access -------------------------------------------------
     def load(self, gid: str, idempotency_key: str | None = None) -> GameRecord:
@@ -45,6 +48,14 @@ class GameService:
         rec = self.store.load(gid, digest) if _valid_id(gid) else None
         if rec is None:
             raise NotFound(f"no game {gid!r}", code="unknown_game")
+        return rec
+
+    def snapshot(self, gid: str) -> GameRecord:
+        """For the move path: this process's cached snapshot of the game, else a fresh read (then cached)."""
+        rec = self.snapshots.get(gid)
+        if rec is None:
+            rec = self.load(gid)
+            self.snapshots.put(rec, None)
         return rec
 
     def viewer(self, rec: GameRecord, token: str | None):
@@ -69,7 +80,7 @@ class GameService:
 
     @staticmethod
     def state_of(rec: GameRecord):
-        return engine.state_from_json(rec.state)
+        return rec.parsed if rec.parsed is not None else engine.state_from_json(rec.state)
 
     # --- creating -----------------------------------------------------------
     def create(self, preset: str, players: list[dict], rules=None, seed=None, hands=None, table=False,
@@ -123,14 +134,15 @@ class GameService:
         self.require_seat(viewer, move.get("seat"))
         key = idempotency_digest(idempotency_key) if idempotency_key is not None else None
         fingerprint = _fingerprint(viewer, move, expected_seq) if key else None
-        if rec is not None and rec.idem_digest != key:
-            rec = None  # read without looking this key up: read again (the route reads with the key)
         for _ in range(MAX_RETRIES):
             if rec is None:
                 rec = self.load(gid, idempotency_key)
             if key and rec.idem is not None:
                 return self._replay_answer(gid, rec, rec.idem, fingerprint, viewer)
             if expected_seq is not None and expected_seq != rec.seq:
+                if rec.cached or (key and rec.idem_digest != key):
+                    rec = None  # maybe stale, or a retry whose first answer is stored: read and look again
+                    continue
                 raise Conflict(f"expected_seq {expected_seq} is stale: the game is at seq {rec.seq}",
                                code="stale_seq")
             state = self.state_of(rec)
@@ -148,15 +160,19 @@ class GameService:
                 owed, over = turn_flags(new_state, rec.bots)
                 last = events[-1]["seq"] if events else rec.seq
                 answer = {"fp": fingerprint, "status": 200, "seq": last, "verdict": vj} if key else None
-                w = self.store.append(gid, rec.seq, engine.state_to_json(new_state), events, owed=owed, over=over,
+                state_json = engine.state_to_json(new_state)
+                w = self.store.append(gid, rec.seq, state_json, events, owed=owed, over=over,
                                       idem=(key, answer) if key else None)
                 if w.status == "ok":
                     metrics.verdict(None)
                     logs.bind(seq=w.seq)
+                    self.snapshots.put(replace(rec, seq=w.seq, state=state_json, owed=w.seq if owed else None,
+                                               tries=0), new_state)
                     if owed and self.fault_pause_s:
                         time.sleep(self.fault_pause_s)  # test hook: a crash here must not lose the bot turn
                     self._enqueue(gid, w.seq, owed)
                     return 200, {"verdict": vj, "seq": w.seq, "state": self.view(new_state, viewer)}
+            self.snapshots.drop(gid)
             if w.status == "replayed":  # a concurrent request with the same key got there first
                 return self._replay_answer(gid, None, w.prior, fingerprint, viewer)
             self._after_conflict(gid, w, expected_seq)
@@ -261,6 +277,7 @@ class GameService:
     def delete(self, gid: str, viewer) -> None:
         if viewer != TABLE:
             raise Forbidden("only the table token may delete a game", code="table_only")
+        self.snapshots.drop(gid)
         if not self.store.delete(gid):
             raise NotFound(f"no game {gid!r}", code="unknown_game")
 

@@ -136,6 +136,8 @@ class GameRecord:
     tries: int = 0                # retries of that bot turn so far
     idem: dict | None = None      # the stored answer for the Idempotency-Key asked about, if any
     idem_digest: str | None = None  # the key (digest) that was asked about
+    parsed: object = None         # the engine state of ``state``, when a cache kept it (service/snapshots.py)
+    cached: bool = False          # from the process's cache: maybe stale
 
 
 @dataclass

@@ -9,10 +9,11 @@ MOVE_REQUEST, JUDGED = MoveRequestSchema(), JudgedSchema()  # built once: a move
 
 @bp.post("/<game_id>/moves")
 def propose(game_id):
-    """One read (the snapshot, the token hashes and any stored Idempotency-Key answer) and one script call."""
+    """One script call when this process holds the game's latest snapshot, else one read more (the snapshot
+    and token hashes; the token check uses the same read)."""
     svc = service()
     key = request.headers.get("Idempotency-Key")
-    rec = svc.load(game_id, key)
+    rec = svc.snapshot(game_id)
     viewer = svc.viewer(rec, bearer())
     data = body(MOVE_REQUEST)
     status, out = svc.propose(game_id, move_from(data), viewer, expected_seq=data.get("expected_seq"), rec=rec,
