@@ -57,6 +57,7 @@ def play_bot_turn(game_id: str, seq: int, key_prefix: str, queue_name: str) -> d
     except Exception:  # noqa: BLE001 - a metric never fails a bot turn
         pass
     log.info("bot turn %s", out["status"], extra={k: out[k] for k in ("seat",) if k in out})
+    logs.reset()  # the worker's own log lines after the job are not about this game
     return out
 
 

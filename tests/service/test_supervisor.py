@@ -20,8 +20,8 @@ def auth(token):
     return {"Authorization": f"Bearer {token}"}
 
 
-def create(base, bots=(), preset="uecda", seed=1):
-    players = [{"name": f"p{i}", **({"bot": "random"} if i in bots else {})} for i in range(4)]
+def create(base, bots=(), preset="uecda", seed=1, bot="random"):
+    players = [{"name": f"p{i}", **({"bot": bot} if i in bots else {})} for i in range(4)]
     r = requests.post(f"{base}/v1/games", json={"preset": preset, "seed": seed, "players": players}, timeout=10)
     assert r.status_code == 201, r.text
     return r.json()
@@ -183,3 +183,33 @@ def test_a_second_serve_on_the_same_data_refuses_with_a_clear_message(serve, tmp
 def test_serve_prints_the_absolute_data_path(serve, tmp_path, monkeypatch):
     s = serve("--no-worker", data=tmp_path / "data")
     assert f"data in {os.path.realpath(tmp_path / 'data')}" in s.text()
+
+
+def test_everything_killed_every_bot_game_finishes_after_the_restart(serve, tmp_path):
+    # mc bots with a short budget: the games are certainly mid-deal when everything dies
+    fast = dict(REFEREE_MC_BUDGET_MS=40, REFEREE_REAPER_INTERVAL_S=0.5, REFEREE_REAPER_GRACE_S=1)
+    s = serve(**fast)
+    games = [create(s.base, bots=(0, 1, 2, 3), seed=40 + i, bot="mc") for i in range(3)]
+    seqs = wait_until(lambda: (seen := [state_seq(s.base, g) for g in games]) and min(seen) >= 3 and seen, 40,
+                      "every bot game to be under way", every=0.1)
+    assert not any(deal_over(s.base, g) for g in games), "a game ended before the kill: the test would prove nothing"
+    everything = [s.pid, *descendants(s.pid)]
+    for pid in everything:
+        kill9(pid)
+    s.proc.wait(timeout=10)
+    wait_until(lambda: not [p for p in everything if alive(p)], 20, "every process of serve to be gone")
+    again = serve(data=tmp_path / "data", **fast)
+    for game, before in zip(games, seqs):
+        assert state_seq(again.base, game) >= before, "an acknowledged move was lost"
+    wait_until(lambda: all(deal_over(again.base, g) for g in games), 50, "every bot game to finish after the restart",
+               every=0.25)
+    for game in games:
+        r = requests.get(f"{again.base}/v1/games/{game['game_id']}/events", headers=auth(game["table_token"]), timeout=10)
+        seqs_seen = [e["seq"] for e in r.json()["events"]]
+        assert seqs_seen == list(range(len(seqs_seen))), "a move applied twice or a gap in the log"
+
+
+def state_seq(base, game):
+    r = requests.get(f"{base}/v1/games/{game['game_id']}", headers=auth(game["table_token"]), timeout=10)
+    assert r.status_code == 200, r.text
+    return int(r.headers["X-Referee-Seq"])
