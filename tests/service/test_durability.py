@@ -149,7 +149,8 @@ def test_the_index_forgets_gone_and_finished_games_but_not_a_new_deal(client, sv
     run_bots()
     svc.store.r.delete(*svc.store.keys(gone["game_id"]))  # expired
     assert {g["game_id"] for g in (done, redealt, gone)} <= set(dict(svc.store.bot_games()))
-    assert BotReaper(svc.store, svc.scheduler, grace_s=0).run_once()["forgotten"] == 0, \
+    BotReaper(svc.store, svc.scheduler, grace_s=0).run_once()  # older games of the session may be forgotten
+    assert {g["game_id"] for g in (done, redealt, gone)} <= set(dict(svc.store.bot_games())), \
         "entries registered less than a minute ago stay (a new deal may be on its way)"
     r = client.post(f"/v1/games/{redealt['game_id']}/deals", None, redealt["table_token"])
     assert r.status_code == 201
