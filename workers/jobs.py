@@ -5,6 +5,7 @@ import logging
 import os
 import random
 import time
+from datetime import datetime, timezone
 from functools import lru_cache
 
 import referee as engine
@@ -42,6 +43,9 @@ def play_bot_turn(game_id: str, seq: int, key_prefix: str, queue_name: str) -> d
     logs.reset(game_id=game_id, seq=seq, job=job.id)
     settings = Settings.from_env(key_prefix=key_prefix, queue_name=queue_name)
     service = GameService(GameStore.from_settings(store_connection(raw), settings), BotScheduler(raw, queue_name, key_prefix))
+    if job.enqueued_at is not None:
+        waited = datetime.now(timezone.utc) - job.enqueued_at.replace(tzinfo=timezone.utc)
+        metrics.BOT_WAIT_SECONDS.observe(max(0.0, waited.total_seconds()))
     started = time.perf_counter()
     try:
         out = play(service, game_id, seq, strategy=lambda name: _bot(name, settings.mc_budget_ms, settings.mc_playouts))
