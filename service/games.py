@@ -1,7 +1,8 @@
 """Game operations shared by the HTTP blueprints and the bot workers.
 
 Every request reads the latest snapshot (O(1)), asks the engine, and writes back
-through the store's conditional append, so no game state lives in the process.
+through the store's conditional append; the only state a process keeps is a cache of
+the snapshots it wrote, which the conditional append makes safe to be stale.
 """
 from __future__ import annotations
 
@@ -126,8 +127,8 @@ class GameService:
                 idempotency_key: str | None = None) -> tuple[int, dict]:
         """Judge and, if legal, apply ``move``. Returns (http status, body).
 
-        ``rec`` is the snapshot the caller already read (the token check's): a move then costs that read and
-        one script call; a snapshot gone stale costs one more read per retry. With ``idempotency_key`` the
+        ``rec`` is the snapshot the caller checked the token on (read, or this process's cache): the move then
+        costs one script call; if the snapshot was stale the script refuses it, and one more read follows. With ``idempotency_key`` the
         answer is stored by the same script, and a retry with the same key and request gets it back (the body
         then carries ``replayed: True``).
         """
@@ -171,7 +172,8 @@ class GameService:
                     if owed and self.fault_pause_s:
                         time.sleep(self.fault_pause_s)  # test hook: a crash here must not lose the bot turn
                     self._enqueue(gid, w.seq, owed)
-                    return 200, {"verdict": vj, "seq": w.seq, "state": self.view(new_state, viewer)}
+                    view = state_json if viewer == TABLE else self.view(new_state, viewer)
+                    return 200, {"verdict": vj, "seq": w.seq, "state": view}
             self.snapshots.drop(gid)
             if w.status == "replayed":  # a concurrent request with the same key got there first
                 return self._replay_answer(gid, None, w.prior, fingerprint, viewer)
