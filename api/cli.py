@@ -29,7 +29,14 @@ def cmd_serve(args) -> int:
     sup = Supervisor()
     sup.handle_signals()
     url = sup.start_storage()
-    print(f"referee: storage {url}", file=sys.stderr)
+    if sup.embedded is not None:
+        print(f"referee: data in {sup.embedded.data_dir} (embedded Redis, append-only file, "
+              f"appendfsync {sup.settings.appendfsync}; REFEREE_DATA_DIR)", file=sys.stderr, flush=True)
+    if sup.settings.redis_cluster_nodes:
+        print(f"referee: games in the Redis Cluster {sup.settings.redis_cluster_nodes}; bot queue on {url}",
+              file=sys.stderr, flush=True)
+    else:
+        print(f"referee: storage {url}", file=sys.stderr, flush=True)
     sup.start_gunicorn(args.host, args.port, workers=args.workers)
     if not args.no_worker:
         sup.start_worker()
@@ -45,7 +52,7 @@ def cmd_demo(args) -> int:
     base = args.url
     if base is None:
         sup = Supervisor(children_stdout=sys.stderr)
-        sup.start_storage()
+        sup.start_storage(join=True)  # next to a running serve, use its data
         port = _free_port()
         sup.start_gunicorn("127.0.0.1", port, workers=1, access_log=False)
         sup.start_worker()

@@ -16,6 +16,7 @@ from dataclasses import replace
 import referee as engine
 from referee.record import import_record
 
+from . import logs, metrics
 from .audit import clip_move, clip_verdict
 from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized
 from .names import name_problem
@@ -168,6 +169,7 @@ class GameService:
                 answer = {"fp": fingerprint, "status": 422, "seq": rec.seq, "verdict": vj} if key else None
                 w = self.store.reject(gid, rec.seq, audit, idem=(key, answer) if key else None)
                 if w.status == "ok":
+                    metrics.verdict(vj.get("reason"))
                     return 422, {"verdict": vj, "seq": rec.seq, "state": self.view(state, viewer)}
             else:
                 owed, over = turn_flags(new_state, rec.bots)
@@ -177,6 +179,8 @@ class GameService:
                 w = self.store.append(gid, rec.seq, state_json, events, owed=owed, over=over,
                                       idem=(key, answer) if key else None)
                 if w.status == "ok":
+                    metrics.verdict(None)
+                    logs.bind(seq=w.seq)
                     self.snapshots.put(replace(rec, seq=w.seq, state=state_json, owed=w.seq if owed else None,
                                                tries=0), new_state)
                     if owed and self.fault_pause_s:

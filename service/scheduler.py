@@ -52,13 +52,22 @@ class BotScheduler:
         pipe = self.conn.pipeline(transaction=False)
         for j in running:
             pipe.exists(self.alive_key(j.worker_name or "?"))
-        alive = dict(zip((j.id for j in running), pipe.execute() if running else []))
+        # a QUEUED job that is no longer in the queue's list was taken by a worker (RQ moves it to an
+        # intermediate list first); if that worker died before starting it, nothing will ever run it
+        queued = [j for j in jobs if j is not None and j.get_status(refresh=False) == JobStatus.QUEUED]
+        for j in queued:
+            pipe.lpos(self.queue.key, j.id)
+        answers = pipe.execute() if running or queued else []
+        alive = dict(zip((j.id for j in running), answers[:len(running)]))
+        in_queue = dict(zip((j.id for j in queued), answers[len(running):]))
         out = []
         for j in jobs:
             if j is None:
                 out.append(False)  # never enqueued (the appender died first) or long expired
             elif j.id in alive:
                 out.append(bool(alive[j.id]))
+            elif j.id in in_queue:
+                out.append(in_queue[j.id] is not None)
             else:
                 out.append(j.get_status(refresh=False) in _WAITING)
         return out

@@ -15,6 +15,8 @@ class Settings:
     key_prefix: str
     queue_name: str
     storage_label: str | None = None  # what /healthz reports; set by `serve` for its children
+    redis_cluster_nodes: str | None = None  # host:port[,…]: games live in this Redis Cluster, REDIS_URL has the queue
+    appendfsync: str = "everysec"  # the embedded Redis's fsync policy (docs/deploy.md)
     # durability of bot turns (docs/store.md)
     reaper_interval_s: float = 2.0      # how often every `referee worker` looks for owed bot turns without a live job
     reaper_grace_s: float = 5.0         # an owed turn younger than this is left to the process that appended it
@@ -58,6 +60,8 @@ class Settings:
             key_prefix=env("REFEREE_KEY_PREFIX", "referee"),
             queue_name=env("REFEREE_QUEUE", "referee-bots"),
             storage_label=env("REFEREE_STORAGE") or None,
+            redis_cluster_nodes=env("REDIS_CLUSTER_NODES") or None,
+            appendfsync=env("REFEREE_APPENDFSYNC", "everysec"),
         )
         for f in fields(cls):
             kind = _NUMBER_KINDS.get(f.name) or type(f.default)

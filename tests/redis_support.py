@@ -23,7 +23,7 @@ def cleanup(url: str, key_prefix: str, queue_name: str) -> None:
     conn = redis.Redis.from_url(url, decode_responses=True)
     games = set()
     for key in conn.scan_iter(f"{key_prefix}:*", count=1000):
-        if "{" in key:  # a game's key; the others (the reaper's index, rate-limit counters) are the prefix's own
+        if "{" in key:  # a game's key; the others (the reaper's index, the active-games set, rate counters) are cross-game
             games.add(key.split("{", 1)[1].split("}", 1)[0])
         conn.delete(key)
     for key in conn.scan_iter(f"rq:*{queue_name}*", count=1000):

@@ -30,23 +30,25 @@ def register(subparsers) -> None:
 def cmd_worker(args) -> int:
     from rq import SimpleWorker, Worker
 
+    from service import logs
     from service.reaper import BotReaper, run_in_thread
-    from service.redis_conn import connect, embedded_url, start_embedded, stop_embedded
+    from service.redis_conn import connect, connect_store, embedded_url, start_embedded, stop_embedded
     from service.scheduler import BotScheduler
     from service.settings import Settings
     from service.store import GameStore
 
+    logs.configure()
     settings = Settings.from_env()
     embedded = None
     url = settings.redis_url
     if not url:
-        embedded = start_embedded(settings.data_dir)
+        embedded = start_embedded(settings.data_dir, settings.appendfsync)  # joins a running serve's
         url = embedded_url(embedded)
     cls = Worker if args.fork else SimpleWorker
     worker = cls([settings.queue_name], connection=connect(url, decode=False))
     # the reaper has its own connections: it runs in a thread next to the job being played
     scheduler = BotScheduler(connect(url, decode=False), settings.queue_name, settings.key_prefix)
-    reaper = BotReaper(GameStore.from_settings(connect(url), settings), scheduler,
+    reaper = BotReaper(GameStore.from_settings(connect_store(settings, url), settings), scheduler,
                        grace_s=settings.reaper_grace_s, max_retries=settings.bot_max_retries)
     stop = None
     try:

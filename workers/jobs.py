@@ -1,15 +1,20 @@
 """RQ job: play the bot seats that must act at one seq of one game."""
 from __future__ import annotations
 
+import logging
+import os
 import random
+import time
+from datetime import datetime, timezone
 from functools import lru_cache
 
 import referee as engine
 from rq import get_current_job
 
+from service import logs, metrics
 from service.errors import NotFound
 from service.games import GameService
-from service.redis_conn import decoding
+from service.redis_conn import connect_cluster, decoding
 from service.scheduler import BotScheduler
 from service.settings import Settings
 from service.store import GameStore
@@ -17,11 +22,47 @@ from service.store import GameStore
 from . import bots
 
 
+log = logging.getLogger("referee.bots")
+_cluster = None  # one Redis Cluster client per worker process (it keeps the slot map)
+
+
+def store_connection(raw):
+    """Where games live: the Redis Cluster of REDIS_CLUSTER_NODES, else the queue's own server."""
+    global _cluster
+    nodes = os.environ.get("REDIS_CLUSTER_NODES")
+    if not nodes:
+        return decoding(raw)
+    if _cluster is None:
+        _cluster = connect_cluster(nodes)
+    return _cluster
+
+
 def play_bot_turn(game_id: str, seq: int, key_prefix: str, queue_name: str) -> dict:
-    raw = get_current_job().connection
+    job = get_current_job()
+    raw = job.connection
+    logs.reset(game_id=game_id, seq=seq, job=job.id)
     settings = Settings.from_env(key_prefix=key_prefix, queue_name=queue_name)
-    service = GameService(GameStore.from_settings(decoding(raw), settings), BotScheduler(raw, queue_name, key_prefix))
-    return play(service, game_id, seq, strategy=lambda name: _bot(name, settings.mc_budget_ms, settings.mc_playouts))
+    service = GameService(GameStore.from_settings(store_connection(raw), settings), BotScheduler(raw, queue_name, key_prefix))
+    if job.enqueued_at is not None:
+        waited = datetime.now(timezone.utc) - job.enqueued_at.replace(tzinfo=timezone.utc)
+        metrics.BOT_WAIT_SECONDS.observe(max(0.0, waited.total_seconds()))
+    started = time.perf_counter()
+    try:
+        out = play(service, game_id, seq, strategy=lambda name: _bot(name, settings.mc_budget_ms, settings.mc_playouts))
+    except Exception:
+        metrics.BOT_JOBS.labels("error").inc()
+        log.exception("bot turn failed")
+        raise
+    finally:
+        metrics.BOT_JOB_SECONDS.observe(time.perf_counter() - started)
+    metrics.BOT_JOBS.labels(out["status"]).inc()
+    try:
+        metrics.touch_game(service.store.r, key_prefix, game_id)
+    except Exception:  # noqa: BLE001 - a metric never fails a bot turn
+        pass
+    log.info("bot turn %s", out["status"], extra={k: out[k] for k in ("seat",) if k in out})
+    logs.reset()  # the worker's own log lines after the job are not about this game
+    return out
 
 
 @lru_cache(maxsize=None)
@@ -66,6 +107,7 @@ def play(service: GameService, game_id: str, seq: int, strategy=bots.get) -> dic
             status, body = service.propose(game_id, move, viewer=seat, expected_seq=seq, rec=rec)
         except Exception as exc:  # noqa: BLE001 - a conflict means: re-read and decide again
             if getattr(exc, "code", None) == "stale_seq":
+                metrics.BOT_RETRIES.inc()
                 continue
             if isinstance(exc, NotFound):
                 return {"status": "gone", "seq": seq}

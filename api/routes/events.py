@@ -6,6 +6,7 @@ from flask import Blueprint, Response, current_app, request, stream_with_context
 
 import referee as engine
 
+from ..observability import counted_stream
 from ..http import bearer, query, respond, service
 from ..schemas import MAX_SEQ, AfterQuery, EventsSchema, SeqQuery, StateSchema, StreamQuery
 from service.errors import ApiError
@@ -63,7 +64,7 @@ def stream(game_id):
             release()  # the stream ended, or the server closed it (its client left)
 
     try:
-        resp = Response(stream_with_context(generate()), mimetype="text/event-stream",
+        resp = Response(stream_with_context(counted_stream(generate())), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     except BaseException:
         release()

@@ -1,0 +1,31 @@
+"""gunicorn settings `serve` passes with ``-c python:service.gunicorn_conf``."""
+import os
+
+
+def child_exit(server, worker):
+    # a dead worker's live gauges (open streams) must leave the multiprocess aggregate
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)
+
+
+def post_fork(server, worker):
+    from service import logs
+
+    logs.configure()
+
+
+# gunicorn's own lines (start, worker boot and exit) as JSON too
+_json = {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "root": {"level": "INFO", "handlers": ["console"]},
+    "loggers": {
+        "gunicorn.error": {"level": "INFO", "handlers": ["error_console"], "propagate": False, "qualname": "gunicorn.error"},
+        "gunicorn.access": {"level": "INFO", "handlers": ["console"], "propagate": False, "qualname": "gunicorn.access"},
+    },
+    "handlers": {"console": dict(_json), "error_console": dict(_json)},
+    "formatters": {"json": {"()": "service.logs.JsonFormatter"}},
+}
