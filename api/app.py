@@ -56,6 +56,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         if settings.redis_cluster_nodes:
             queue_conn.ping()  # the bot queue lives elsewhere: it is storage too
 
+    app.extensions["referee.metrics_conn"] = connect_store(settings, url)  # its own client, off the move path
     gate = observability.StorageGate(ping)
     observability.install(app, gate)  # first: request id and the storage gate before any limit
     guards.install(app, settings)

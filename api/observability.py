@@ -48,7 +48,8 @@ def install(app: Flask, gate: StorageGate) -> None:
         g.request_id = rid if _REQUEST_ID.match(rid) else secrets.token_hex(8)
         game_id = (request.view_args or {}).get("game_id")
         logs.reset(request_id=g.request_id, game_id=game_id)
-        gate.check()
+        if game_id is None and request.path != "/v1/games":
+            gate.check()  # a game's routes and create reach Redis themselves: an outage there is a 503 already
 
     @app.after_request
     def finish(response: Response):
@@ -63,7 +64,7 @@ def install(app: Flask, gate: StorageGate) -> None:
         if game_id and response.status_code < 400:
             try:
                 svc = current_app.extensions["referee.service"]
-                metrics.touch_game(svc.store.r, svc.store.prefix, game_id)
+                metrics.touch_game(current_app.extensions["referee.metrics_conn"], svc.store.prefix, game_id)
             except Exception:  # noqa: BLE001 - a metric must never fail the request
                 pass
         seq = response.headers.get("X-Referee-Seq")
@@ -76,7 +77,7 @@ def install(app: Flask, gate: StorageGate) -> None:
     @app.get("/metrics")
     def prometheus():
         svc = current_app.extensions["referee.service"]
-        body = metrics.render(svc.store.r, svc.store.prefix)
+        body = metrics.render(current_app.extensions["referee.metrics_conn"], svc.store.prefix)
         return Response(body, mimetype="text/plain; version=0.0.4; charset=utf-8")
 
 

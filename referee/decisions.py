@@ -201,8 +201,7 @@ def apply(st, mv, log):
     if head.upto and mv.action == "pass":
         log.append({"kind": "request", "seat": head.to, "rank": rank_name(head.rank), "held": False,
                     "rule": head.rule})
-        ask = st.pending[1]
-        return replace(st, pending=(replace(ask, banned=ask.banned + (head.rank,)),) + st.pending[2:])
+        return _not_held(st, st.pending[1], head.rank, st.pending[2:])
     if head.upto:
         ask = st.pending[1]
         rest = ask.count - count(mv.cards)
@@ -223,6 +222,15 @@ def apply(st, mv, log):
     return _request(st, head, mv, log)
 
 
+def _not_held(st, ask, rank, queue):
+    """A rank answered "not held" cannot be named again; once every rank has been, the request ends with the
+    cards received so far (only a table-mode answer, which the referee cannot check, gets there)."""
+    ask = replace(ask, banned=ask.banned + (rank,))
+    if len(set(ask.banned)) >= 14:
+        return replace(st, pending=queue)
+    return replace(st, pending=(ask,) + queue)
+
+
 def _request(st, head, mv, log):
     asked = head.to
     if st.players[asked].unknown:
@@ -234,7 +242,7 @@ def _request(st, head, mv, log):
     if not held:
         log.append({"kind": "request", "seat": mv.seat, "rank": rank_name(mv.rank), "held": False,
                     "rule": head.rule})
-        return replace(st, pending=(replace(head, banned=head.banned + (mv.rank,)),) + st.pending[1:])
+        return _not_held(st, head, mv.rank, st.pending[1:])
     take = min(count(held), head.count, mv.count or count(held))
     log.append({"kind": "request", "seat": mv.seat, "rank": rank_name(mv.rank), "held": True, "count": take,
                 "rule": head.rule})

@@ -4,18 +4,20 @@ Under `referee serve` every process writes its samples to PROMETHEUS_MULTIPROC_D
 multiprocess mode) and /metrics aggregates them: counters need no Redis round trip on the move path, and the
 workers' bot-job figures show up next to the API's. Without that variable each process reports its own.
 `games active` is the one cross-process figure kept in Redis: a sorted set of game ids by last activity,
-written at most once a minute per game and process.
+written by a background thread in batches (one ZADD every few seconds per process, never on the move path).
 """
 from __future__ import annotations
 
+import logging
 import os
+import threading
 import time
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 
 ACTIVE_WINDOW_S = 600.0
-TOUCH_EVERY_S = 60.0
+FLUSH_EVERY_S = 5.0
 
 REQUESTS = Counter("referee_http_requests_total", "HTTP requests by route and status", ["method", "route", "status"])
 REQUEST_SECONDS = Histogram("referee_http_request_duration_seconds", "HTTP request latency by route", ["route"])
@@ -32,7 +34,10 @@ BOT_RETRIES = Counter("referee_bot_job_retries_total",
                       "Bot turns tried again: a conflict in the job, or a job the reaper re-enqueued")
 STREAMS = Gauge("referee_sse_streams_open", "Open Server-Sent Events streams", multiprocess_mode="livesum")
 
-_touched: dict[str, float] = {}
+_pending: dict[str, float] = {}  # game id -> last activity, not yet written
+_lock = threading.Lock()
+_flusher: tuple[int, threading.Thread] | None = None  # (pid, thread): a forked child starts its own
+log = logging.getLogger(__name__)
 
 
 def verdict(reason: str | None) -> None:
@@ -44,14 +49,31 @@ def active_key(prefix: str) -> str:
 
 
 def touch_game(conn, prefix: str, game_id: str) -> None:
-    """Mark a game active; one ZADD per game and process per minute (a single-key command, cluster-safe)."""
-    now = time.time()
-    if now - _touched.get(game_id, 0.0) < TOUCH_EVERY_S:
-        return
-    if len(_touched) > 50_000:
-        _touched.clear()
-    _touched[game_id] = now
-    conn.zadd(active_key(prefix), {game_id: now})
+    """Mark a game active. Only remembered here: a thread writes the batch (a single-key ZADD, cluster-safe)."""
+    global _flusher
+    with _lock:
+        _pending[game_id] = time.time()
+        if _flusher is None or _flusher[0] != os.getpid() or not _flusher[1].is_alive():
+            thread = threading.Thread(target=_flush_forever, args=(conn, prefix), name="games-active", daemon=True)
+            _flusher = (os.getpid(), thread)
+            thread.start()
+
+
+def flush(conn, prefix: str) -> None:
+    with _lock:
+        batch = dict(_pending)
+        _pending.clear()
+    if batch:
+        conn.zadd(active_key(prefix), batch)
+
+
+def _flush_forever(conn, prefix: str) -> None:
+    while True:
+        time.sleep(FLUSH_EVERY_S)
+        try:
+            flush(conn, prefix)
+        except Exception as exc:  # noqa: BLE001 - a metric must never take a process down; the next batch retries
+            log.warning("games-active batch not written: %s", exc)
 
 
 def render(conn=None, prefix: str = "referee") -> bytes:
@@ -65,6 +87,7 @@ def render(conn=None, prefix: str = "referee") -> bytes:
         from prometheus_client import REGISTRY as registry  # noqa: N811
     text = generate_latest(registry)
     if conn is not None:
+        flush(conn, prefix)
         key, now = active_key(prefix), time.time()
         conn.zremrangebyscore(key, 0, now - ACTIVE_WINDOW_S)
         family = GaugeMetricFamily("referee_games_active", f"Games with activity in the last {ACTIVE_WINDOW_S:.0f} s")

@@ -127,3 +127,18 @@ def test_exchange_request_is_answered_by_the_asked_seat():
     head = js(st)["pending"][0]
     assert (head["action"], head["count"]) == ("request", 1)
     assert "S2" in js(st)["players"][0]["hand"]
+
+
+def test_exchange_request_ends_when_every_rank_was_answered_not_held():
+    # only a table-mode answer can say "not held" for every rank; the request then ends with what was received
+    st, _ = table("gekifugo", 4, rules=only("gekifugo", "exchange", "exchange_request"), leader=0)
+    for seat in range(4):
+        st = st.with_player(seat, unknown=1)
+    for seat, card in enumerate(["D3", "S4", "H6"]):
+        _, st = ok(st, move(seat, "play", [card]))
+    st, _ = next_deal(st)
+    for rank in ["3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "JK"]:
+        assert js(st)["pending"][0]["action"] == "request"
+        _, st = ok(st, move(0, "request", rank=rank))
+        _, st = ok(st, move(3, "pass"))
+    assert not any(p["action"] == "request" for p in js(st)["pending"]), "nothing is left to name"

@@ -11,6 +11,7 @@ import redis
 import requests
 from redis.cluster import RedisCluster
 
+from referee import instantiate
 from tests.cluster_support import Servers, binaries
 from tests.procs import Serve, serve_env, wait_until
 
@@ -100,7 +101,7 @@ def test_a_human_game_alternates_between_the_two_apis_on_a_cluster(deployment):
         seat = rng.choice(probe["actors"])
         moves = requests.get(f"{base}/v1/games/{gid}/legal-moves?seat={seat}", headers=auth(tok), timeout=10).json()
         other = apis[(turn + 1) % 2]
-        move = dict(rng.choice(moves["moves"]), expected_seq=probe["seq"])
+        move = dict(instantiate(rng.choice(moves["moves"]), rng), expected_seq=probe["seq"])
         r = requests.post(f"{other}/v1/games/{gid}/moves", json=move, headers=auth(tok), timeout=10)
         assert r.status_code == 200, r.text
         stale = requests.post(f"{base}/v1/games/{gid}/moves", json=move, headers=auth(tok), timeout=10)

@@ -9,6 +9,7 @@ import random
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from referee import instantiate
 from api.app import create_app
 from service.logs import JsonFormatter
 from service.settings import Settings
@@ -77,7 +78,7 @@ def test_request_logs_are_json_with_request_id_game_id_and_seq(client):
         gid, tok = game["game_id"], game["table_token"]
         probe = client.legal(gid, tok, 0)
         seat = probe["actors"][0]
-        move = client.legal(gid, tok, seat)["moves"][0]
+        move = instantiate(client.legal(gid, tok, seat)["moves"][0])
         r = client.c.post(f"/v1/games/{gid}/moves", json=move, headers={**Client.auth(tok), "X-Request-Id": "req-42"})
         assert r.status_code == 200
     finally:

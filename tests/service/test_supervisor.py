@@ -9,6 +9,7 @@ import subprocess
 import pytest
 import requests
 
+from referee import instantiate
 from service.embedded import redis_server_binary, socket_path
 
 from tests.procs import Serve, alive, child_matching, descendants, kill9, serve_env, wait_until
@@ -37,7 +38,7 @@ def play(base, game, moves, rng):
             break
         seat = rng.choice(probe["actors"])
         legal = requests.get(f"{base}/v1/games/{gid}/legal-moves?seat={seat}", headers=auth(tok), timeout=10).json()
-        r = requests.post(f"{base}/v1/games/{gid}/moves", json=dict(rng.choice(legal["moves"]), expected_seq=probe["seq"]),
+        r = requests.post(f"{base}/v1/games/{gid}/moves", json=dict(instantiate(rng.choice(legal["moves"]), rng), expected_seq=probe["seq"]),
                           headers=auth(tok), timeout=10)
         assert r.status_code == 200, r.text
         last = r.json()["seq"]
