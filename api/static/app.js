@@ -439,7 +439,10 @@ async function refresh() {
     do {
       S.dirty = false;
       let res;
-      try { res = await api(`/v1/games/${S.game.id}`, { token: S.game.token }); } catch (e) { goOffline(); return; }
+      const game = S.game;
+      try { res = await api(`/v1/games/${game.id}`, { token: game.token }); } catch (e) { goOffline(); return; }
+      // another game (or this one with another token) was opened meanwhile: openGame reads it itself
+      if (game !== S.game || game.viewer === null) return;
       if (res.ok) {
         S.lastSync = Date.now();
         const seq = Number(res.headers.get("X-Referee-Seq"));
@@ -622,7 +625,7 @@ function appendUnchecked(li, v) {
 function outcomeText(o) { return escapeHtml(outcomeWords(o, S.state)); }
 function renderGame() {
   const st = S.state;
-  if (!st) return;
+  if (!st || S.game.viewer === null) return;  // openGame has not learnt who is looking yet
   const acting = actorsOf(st);
   const me = S.game.viewer === "table" ? S.actAs : S.game.viewer;
   document.body.dataset.seq = String(S.seq);

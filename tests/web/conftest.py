@@ -48,7 +48,7 @@ def page(browser, live):
     pg = ctx.new_page()
     pg.set_default_timeout(15000)
     errors = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.on("pageerror", lambda exc: errors.append(exc.stack or str(exc)))
     pg.on("console", lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None)
     yield pg
     ctx.close()
@@ -70,7 +70,7 @@ def screen(request, browser, live):
     pg.set_default_timeout(15000)
     pg.touch = SCREENS[request.param].get("has_touch", False)
     errors = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.on("pageerror", lambda exc: errors.append(exc.stack or str(exc)))
     pg.on("console", lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None)
     yield pg
     ctx.close()
