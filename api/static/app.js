@@ -386,7 +386,10 @@ async function refreshLegal() {
 function actorsOf(st) {
   if (st.pending && st.pending.length) {
     const head = st.pending[0];
-    return st.pending.filter((p) => p.action === head.action && p.rule === head.rule).map((p) => p.seat);
+    const seats = st.pending.filter((p) => p.action === head.action && p.rule === head.rule).map((p) => p.seat);
+    // the cut-back window: the next leader may also lead at once
+    if (head.action === "cut_back" && st.turn !== null && st.turn !== undefined && !seats.includes(st.turn)) seats.push(st.turn);
+    return seats;
   }
   return st.phase === "play" && st.turn !== null && st.turn !== undefined ? [st.turn] : [];
 }

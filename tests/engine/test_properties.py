@@ -96,6 +96,10 @@ def play_out(preset, overrides, seed, players, deals=2, table=False):
             continue
         for seat in acting:
             assert legal_moves(st, seat), f"seat {seat} must act but has no legal move"
+        if st.pending and st.pending[0].action == "cut_back":
+            # the window is offered from public facts only, never from who holds the jokers
+            n = st.pending[0].count
+            assert [p.seat for p in st.pending] == [s for s in st.active_seats() if s != st.after.seat and st.left(s) >= n]
         seat = rng.choice(acting)
         moves = legal_moves(st, seat)
         for m in rng.sample(moves, min(3, len(moves))):
