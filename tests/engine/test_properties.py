@@ -96,10 +96,6 @@ def play_out(preset, overrides, seed, players, deals=2, table=False):
             continue
         for seat in acting:
             assert legal_moves(st, seat), f"seat {seat} must act but has no legal move"
-        if st.pending and st.pending[0].action == "cut_back":
-            # the window is offered from public facts only, never from who holds the jokers
-            n = st.pending[0].count
-            assert [p.seat for p in st.pending] == [s for s in st.active_seats() if s != st.after.seat and st.left(s) >= n]
         seat = rng.choice(acting)
         moves = legal_moves(st, seat)
         for m in rng.sample(moves, min(3, len(moves))):
@@ -110,8 +106,14 @@ def play_out(preset, overrides, seed, players, deals=2, table=False):
             proposal = random_proposal(st, seat, rng)
             if judge(st, proposal).legal:
                 assert covered(proposal, moves), proposal
-        verdict, st, new = apply(st, instantiate(rng.choice(moves), rng))
+        chosen = instantiate(rng.choice(moves), rng)
+        declined = st.pending and st.pending[0].action == "cut_back" and chosen["action"] == "pass"
+        verdict, st, new = apply(st, chosen)
         assert verdict.legal
+        if st.pending and st.pending[0].action == "cut_back" and not declined:
+            # a window just opened: offered from public facts only, never from who holds the jokers
+            n = st.pending[0].count
+            assert [p.seat for p in st.pending] == [s for s in st.active_seats() if s != st.after.seat and st.left(s) >= n]
         events += new
         history.append(state_to_json(st))
         assert total_cards(st) == full
