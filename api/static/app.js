@@ -654,7 +654,9 @@ function renderGame() {
 function dueFor(st, seat) {
   const p = (st.pending || []).find((x) => x.seat === seat);
   if (p) return p;
-  if (st.phase === "play" && st.turn === seat && !(st.pending || []).length) return { action: "play" };
+  // in a cut-back window the next leader may lead at once (its lead closes the window)
+  const inWindow = (st.pending || []).length && st.pending[0].action === "cut_back";
+  if (st.phase === "play" && st.turn === seat && (!(st.pending || []).length || inWindow)) return { action: "play" };
   return null;
 }
 // The player's cards to play now: the cards of the legal moves, the `choose` lists of give/discard decisions.
