@@ -474,7 +474,10 @@ async function refreshLegal() {
 function actorsOf(st) {
   if (st.pending && st.pending.length) {
     const head = st.pending[0];
-    return st.pending.filter((p) => p.action === head.action && p.rule === head.rule).map((p) => p.seat);
+    const seats = st.pending.filter((p) => p.action === head.action && p.rule === head.rule).map((p) => p.seat);
+    // the cut-back window: the next leader may also lead at once
+    if (head.action === "cut_back" && st.turn !== null && st.turn !== undefined && !seats.includes(st.turn)) seats.push(st.turn);
+    return seats;
   }
   return st.phase === "play" && st.turn !== null && st.turn !== undefined ? [st.turn] : [];
 }
@@ -654,7 +657,9 @@ function renderGame() {
 function dueFor(st, seat) {
   const p = (st.pending || []).find((x) => x.seat === seat);
   if (p) return p;
-  if (st.phase === "play" && st.turn === seat && !(st.pending || []).length) return { action: "play" };
+  // in a cut-back window the next leader may lead at once (its lead closes the window)
+  const inWindow = (st.pending || []).length && st.pending[0].action === "cut_back";
+  if (st.phase === "play" && st.turn === seat && (!(st.pending || []).length || inWindow)) return { action: "play" };
   return null;
 }
 // The player's cards to play now: the cards of the legal moves, the `choose` lists of give/discard decisions.

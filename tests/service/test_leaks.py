@@ -199,10 +199,6 @@ def test_a_what_if_does_not_tell_who_may_cut_back(client):
     assert a["verdict"].get("outcome") == "hidden" and a == b
 
 
-@pytest.mark.xfail(strict=True, reason="engine (referee/flow.py open_cut_back_window, docs/rules.md): the cut-back "
-                   "window is offered only to the seats holding enough jokers, so every view's `pending` (and "
-                   "legal-moves' `actors`) shows who holds jokers after a real 8-cut; offering it to every active "
-                   "seat but the cutter would fix it (the rules helper's call)")
 def test_a_real_cut_does_not_tell_who_holds_jokers(client):
     _, a = _after_an_eight_cut(client, [1])
     _, b = _after_an_eight_cut(client, [3])

@@ -177,6 +177,8 @@ def test_eight_cut_shows_its_banner_and_the_last_trick(screen, live):
     tap(page, "#hand .handcard[data-card='H8']")
     tap(page, "#act")
     page.wait_for_selector("#banner:has-text('8切り')")
+    for seat in (1, 2, 3):                         # nobody cuts back (切り返し): the cut resolves
+        game.move(seat, "pass")
     # the flushed trick stays on the table for a moment, marked 流れ
     page.wait_for_selector("#felt .fieldcards.lasttrick .card[data-card='H8']")
     assert "流れ" in page.inner_text("#felt .field")
@@ -184,9 +186,27 @@ def test_eight_cut_shows_its_banner_and_the_last_trick(screen, live):
     # the replay step that flushed shows the trick too
     page.goto(game.link(0, "replay"))
     page.wait_for_selector("#rp-felt .seat")
-    page.wait_for_function("() => document.querySelector('#rp-seq').textContent.startsWith('seq 1 ')")
+    page.wait_for_function("() => document.querySelector('#rp-seq').textContent.startsWith('seq 4 ')")
     assert page.locator("#rp-felt .fieldcards.lasttrick .card[data-card='H8']").count() == 1
     assert no_overflow(page)
+
+
+def test_the_cutter_leads_at_once_through_the_cut_back_window(screen, live):
+    page = screen
+    game = Game(live, "nanko", deal({0: ["S3", "H8", "C4"]}))
+    open_seat(page, game, 0)
+    tap(page, "#hand .handcard[data-card='H8']")
+    tap(page, "#act")
+    page.wait_for_selector("#banner:has-text('8切り')")
+    st = game.state()
+    assert [p["seat"] for p in st["pending"]] == [1, 2, 3] and st["turn"] == 0   # the window is open to all
+    tap(page, "#hand .handcard[data-card='S3']")
+    tap(page, "#act")
+    deadline = time.monotonic() + 10
+    while game.state()["pending"] and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    st = game.state()
+    assert st["pending"] == [] and st["field"]["cards"] == ["S3"] and st["turn"] == 1
 
 
 def test_five_skip_and_seven_pass_say_who_is_skipped_and_what_was_received(screen, live):
