@@ -28,6 +28,7 @@ sys.path.insert(0, str(_HERE.parent))
 
 import redis  # noqa: E402
 import requests  # noqa: E402
+from referee import instantiate  # noqa: E402
 
 from service.supervisor import Supervisor  # noqa: E402
 from service.settings import Settings  # noqa: E402
@@ -81,7 +82,7 @@ def script_game(base: str, preset: str, seed: int) -> list[dict]:
             return moves
         seat = probe["actors"][0]
         legal = s.get(f"{base}/v1/games/{g['game_id']}/legal-moves?seat={seat}", headers=auth).json()["moves"]
-        move = rng.choice(legal)
+        move = instantiate(rng.choice(legal), rng)  # a choose entry: a random valid choice of its cards
         s.post(f"{base}/v1/games/{g['game_id']}/moves", json=move, headers=auth).raise_for_status()
         moves.append(move)
 

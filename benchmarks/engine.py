@@ -12,7 +12,7 @@ import random
 import statistics
 import time
 
-from referee import actors, apply, judge, legal_moves, new_game
+from referee import actors, apply, instantiate, judge, legal_moves, new_game
 from referee.presets import DEFAULT_PLAYERS, PRESETS
 
 
@@ -29,7 +29,7 @@ def self_play(preset: str, seconds: float, seed: int = 0):
                 games += 1
                 break
             seat = rng.choice(acting)
-            move = rng.choice(legal_moves(st, seat))
+            move = instantiate(rng.choice(legal_moves(st, seat)), rng)
             if plies % 16 == 0:
                 t0 = time.perf_counter()
                 judge(st, move)

@@ -2,10 +2,10 @@
 from .deals import correct_hands, new_game
 from .engine import actors, apply, judge, next_deal
 from .errors import InputError
-from .legal import legal_moves
+from .legal import covers, instantiate, legal_moves
 from .replay import replay
 from .ruleset import build_ruleset, catalog
 from .serialize import redact_event, state_from_json, state_to_json
 
-__all__ = ["new_game", "correct_hands", "next_deal", "judge", "apply", "legal_moves", "actors", "replay", "state_to_json",
-           "state_from_json", "redact_event", "catalog", "build_ruleset", "InputError"]
+__all__ = ["new_game", "correct_hands", "next_deal", "judge", "apply", "legal_moves", "instantiate", "covers", "actors",
+           "replay", "state_to_json", "state_from_json", "redact_event", "catalog", "build_ruleset", "InputError"]

@@ -5,7 +5,7 @@ import json
 import random
 import sys
 
-from . import actors, apply, legal_moves, new_game, next_deal
+from . import actors, apply, instantiate, legal_moves, new_game, next_deal
 from .cards import codes
 from .narrate import outcome_text
 from .presets import DEFAULT_PLAYERS, PRESETS
@@ -32,7 +32,7 @@ def simulate(preset: str, seed: int, players: int, deals: int, rules, out=sys.st
                     print(f"    {line}", file=out)
             continue
         seat = rng.choice(acting)
-        move = rng.choice(legal_moves(st, seat))
+        move = instantiate(rng.choice(legal_moves(st, seat)), rng)
         verdict, st, events = apply(st, move)
         order = f"[{st.order}{', dir ' + ('+1' if st.direction == 1 else '-1')}]"
         print(f"{events[0]['seq']:4d} {verdict.message} {order}", file=out)

@@ -7,10 +7,8 @@ from .cards import cards_of, codes, deck, parse_many
 from .errors import InputError
 from .flow import finish_empty_hands, lead
 from .rules import exchange, first_card, inflation
-from .ruleset import build_ruleset
+from .ruleset import MAX_PLAYERS, build_ruleset
 from .state import Pending, Player, State, replace
-
-MAX_PLAYERS = 8
 
 
 def shuffle_deal(jokers: int, n: int, dealer: int, seed) -> list[int]:
@@ -116,9 +114,14 @@ def exchange_queue(st) -> tuple:
 
 
 def start_play(st, log):
-    """After the exchange: the last-placed player of the previous deal leads."""
+    """After the exchange: the last-placed player of the previous deal leads, or with first_card.every_deal
+    the holder of the first card (if nobody is known to hold it, as in table mode, the last-placed player)."""
     places = st.previous_places
     leader = places.index(len(places)) if places else 0
+    params = st.rules.params("first_card")
+    if params and params["every_deal"]:
+        c = first_card.card(params)
+        leader = next((p.seat for p in st.players if p.hand >> c & 1), leader)
     log.append({"kind": "play_starts", "leader": leader})
     st = replace(st, phase="play", pending=())
     st = finish_empty_hands(st, leader, log)

@@ -82,7 +82,8 @@ def _apply_effects(st, plan: Plan, log):
     if ctx.left_after == 0:
         params = st.rules.params("forbidden_finish")
         went_out = ((seat, forbidden_finish.why(ctx, plan.effects, params) if params else None),)
-    return replace(st, pending=tuple(queue), after=After(seat, cut=cut, skip=skip, went_out=went_out))
+    return replace(st, pending=tuple(queue), after=After(seat, cut=cut, skip=skip, went_out=went_out,
+                                                         cards=ctx.reading.n))
 
 
 def _play(st, plan: Plan, log):
@@ -93,7 +94,7 @@ def _play(st, plan: Plan, log):
         beneath |= field.reading.mask
     st = st.without(ctx.seat, ctx.reading.mask)
     st = replace(st, field=Field(plan.field_reading, ctx.seat), beneath=beneath, trick_plays=st.trick_plays + 1,
-                 first_play=False, turn=None)
+                 first_play=False, turn=None, idle=0)
     log.append({"kind": "play", "seat": ctx.seat, "cards": codes(ctx.reading.mask), "shape": plan.field_reading.shape,
                 "as": ctx.reading.as_map()})
     st = _apply_effects(st, plan, log)
@@ -181,8 +182,9 @@ def apply(st, move):
             return _rejection(plan), st, []
         new = _play(st, plan, log)
     elif mv.action == "pass":
-        if st.field is None:
-            return reject("must_play", "you lead on an empty field: you must play (passing is not allowed)"), st, []
+        if st.field is None and not st.rules.on("lead_pass"):
+            return reject("must_play", "you lead on an empty field: you must play (passing is not allowed; "
+                          "lead_pass is off)", "lead_pass"), st, []
         new = _pass(st, mv.seat, log)
     else:
         return reject("not_allowed", f"there is nothing to {mv.action} now: it is seat {mv.seat}'s turn to play "

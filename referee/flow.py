@@ -6,7 +6,7 @@ from __future__ import annotations
 
 
 from .cards import JOKERS_MASK, codes
-from .rules import capital_fall, cut_back, flush_on_finish, gekokujo
+from .rules import capital_fall, cut_back, flush_on_finish, gekokujo, pass_abort
 from .state import Pending, replace
 
 
@@ -20,14 +20,19 @@ def flush(st, log):
     log.append({"kind": "flush"})
     return replace(st, discard=st.discard | st.beneath | st.field.reading.mask, beneath=0, field=None,
                    lock_suits=0, lock_kind=None, rank_lock=False, jack_back=False, trick_plays=0,
-                   trick_reversed=False, direction=direction)
+                   trick_reversed=False, direction=direction, passed=0)
 
 
 def lead(st, seat):
     """``seat`` leads on an empty field, or the next active player if it has finished."""
     if not st.active(seat):
         seat = st.next_active(seat)
-    return replace(st, turn=seat)
+    return replace(st, turn=seat, passed=0)
+
+
+def in_turn(st, seat) -> bool:
+    """Can the turn stop at ``seat``? Active, and under pass_until_flush not passed since the flush."""
+    return st.players[seat].place is None and not st.passed >> seat & 1
 
 
 def advance_after_play(st, player, skip, log):
@@ -48,7 +53,7 @@ def advance_after_play(st, player, skip, log):
                     log.append({"kind": "combo", "seat": player})
                 return replace(st, turn=player)
             return lead(flush(st, log), player)
-        if not st.active(s):
+        if not in_turn(st, s):
             continue
         if skip > 0:
             skip -= 1
@@ -61,7 +66,19 @@ def advance_after_play(st, player, skip, log):
 
 
 def advance_after_pass(st, passer, log):
-    """Turn after a pass: when it comes back to the field's owner, the field flushes and the owner leads."""
+    """Turn after a pass: when it comes back to the field's owner, the field flushes and the owner leads.
+
+    Under pass_until_flush the passer sits out until the flush, which comes once every active player has
+    passed; a pass on an empty field (lead_pass) just moves the turn on. pass_abort counts passes in a row.
+    """
+    st = replace(st, idle=st.idle + 1)
+    params = st.rules.params("pass_abort")
+    if params is not None and pass_abort.reached(st.idle, params):
+        return abort(st, log)
+    if st.rules.on("pass_until_flush"):
+        return _after_pass_until_flush(st, passer, log)
+    if st.field is None:
+        return replace(st, turn=st.next_active(passer))
     owner = st.field.seat
     if passer == owner:
         return lead(flush(st, log), owner)
@@ -74,6 +91,37 @@ def advance_after_pass(st, passer, log):
         if st.active(s):
             return replace(st, turn=s)
     raise AssertionError("no active seat to move to")
+
+
+def _after_pass_until_flush(st, passer, log):
+    st = replace(st, passed=st.passed | 1 << passer)
+    if all(st.passed >> s & 1 for s in st.active_seats()):
+        if st.field is None:
+            # nobody played since the lead: the same leader leads again (the seat after the last passer)
+            return lead(st, st.next_active(passer))
+        return lead(flush(st, log), st.field.seat)
+    n = len(st.players)
+    s = passer
+    for _ in range(n):
+        s = (s + st.direction) % n
+        if in_turn(st, s):
+            return replace(st, turn=s)
+    raise AssertionError("no active seat to move to")
+
+
+def abort(st, log):
+    """pass_abort: the deal ends; the unfinished players take the remaining places in a seeded random order."""
+    rest = pass_abort.order(st.active_seats(), st.seed, st.deal, st.seq)
+    free = _free_places(st)
+    players = list(st.players)
+    for seat, place in zip(rest, free):
+        players[seat] = replace(players[seat], place=place)
+    order = tuple(sorted(rest, key=lambda s: players[s].place))
+    log.append({"kind": "abort", "rule": "pass_abort", "passes": st.idle,
+                "places": [{"seat": s, "place": players[s].place} for s in order]})
+    log.append({"kind": "deal_over"})
+    return replace(st, players=tuple(players), finish_order=st.finish_order + order, phase="deal_over", turn=None,
+                   pending=(), after=None, ended_by="pass_abort")
 
 
 def _free_places(st):
@@ -164,7 +212,7 @@ def resolve(st, log):
 def open_cut_back_window(st):
     """Right after a cut, the seats holding enough jokers may cut back (切り返し)."""
     a = st.after
-    n = st.field.reading.n if st.field else 0
+    n = a.cards or (st.field.reading.n if st.field else 0)
     unseen_jokers = (JOKERS_MASK & ~st.seen()).bit_count()
     seats = [s for s in st.active_seats() if s != a.seat and n > 0 and
              (st.hand(s) & JOKERS_MASK).bit_count() + min(st.players[s].unknown, unseen_jokers) >= n]

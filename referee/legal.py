@@ -3,13 +3,20 @@
 Joker readings are listed when they change the outcome; under declarations_required each play comes with its
 shape declaration, once declaring every effect that would fire and once declaring none; an optional jack_back
 comes with and without its decline.
+
+A decision that asks a seat to choose cards (a 7-pass give, a 10-discard, an exchange give, Bloody Mary ties)
+is one *choose entry* rather than every card set (RULES.md §10.13): ``{"seat", "action", "choose": {"from":
+[cards], "min": a, "max": b, "limit"?: {"cards": [...], "max": k}}, "cards"?: [always included], "rule"}``.
+Its moves are ``{"seat", "action", "cards": cards + a..b of from}`` (at most k of limit.cards); ``instantiate``
+makes one.
 """
 from __future__ import annotations
 
-from itertools import combinations, islice, permutations
+import random
+from itertools import combinations, permutations
 
 from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, card, cards_of, codes, deck, rank_mask
-from .decisions import _allowed, is_strongest, window
+from .decisions import _allowed, strongest_split, window
 from .moves import Move
 from .play import judge_play
 from .rules import DECLARABLE
@@ -17,7 +24,6 @@ from .rules.base import PlayContext, Rejection
 from .shapes import SEQUENCES, beats, loose, readings
 
 EFFECT_DECLARATIONS = sorted(DECLARABLE - set(SEQUENCES))
-MAX_DECISION_MOVES = 2000  # table mode: choosing among unseen cards is listed up to this many ways
 
 
 # SUBSETS[pattern]: every non-empty subset of a 4-bit suit pattern, with its size (a rank's cards shifted down)
@@ -180,7 +186,8 @@ def _play_moves(st, seat):
                 move = Move(seat, "play", mask, tuple(sorted(reading.jokers)), frozenset(declare),
                             frozenset(decline))
                 plan = judge_play(st, move, with_effects=rules.declarations)
-                if isinstance(plan, Rejection) or plan.ctx.reading.shape != reading.shape:
+                if isinstance(plan, Rejection) or (plan.ctx.reading.shape != reading.shape
+                                                   and plan.ctx.special != "attach_revolution"):
                     continue
                 move = move.to_json()
                 if rules.declarations:
@@ -214,19 +221,8 @@ def _decision_moves(st, seat):
     if seat != head.seat:
         return []
     if head.action in ("give", "discard"):
-        pool = cards_of(_allowed(head, possible_cards(st, seat)))
         out = [{"seat": seat, "action": "pass"}] if head.upto else []
-        sizes = range(1, head.count + 1) if head.upto else (head.count,)
-        combos = (c for k in sizes for c in combinations(pool, k))
-        unknown = st.players[seat].unknown
-        fits = (m for m in (sum(1 << c for c in combo) for combo in combos)
-                if (m & ~hand).bit_count() <= unknown)
-        for mask in islice(fits, MAX_DECISION_MOVES):
-            if head.strongest and not st.players[seat].unknown and \
-                    not is_strongest(mask, hand, head.count, head.reversed):
-                continue
-            out.append({"seat": seat, "action": head.action, "cards": codes(mask)})
-        return out
+        return out + [_choose_entry(st, head)]
     if head.action == "take":
         return [{"seat": seat, "action": "take", "cards": codes(1 << c)} for c in cards_of(st.discard & NORMAL_MASK)]
     if head.action == "request":
@@ -241,12 +237,69 @@ def _decision_moves(st, seat):
     return []
 
 
+def _choose_entry(st, head) -> dict:
+    """The give/discard decision at the head of the queue as one choose entry."""
+    seat = head.seat
+    hand, unknown = st.hand(seat), st.players[seat].unknown
+    pool = _allowed(head, possible_cards(st, seat))
+    fixed, lo, hi = 0, (1 if head.upto else head.count), head.count
+    if head.strongest and not unknown:
+        fixed, pool, lo = strongest_split(_allowed(head, hand), head.count, head.reversed)
+        hi = lo
+    choose = {"from": codes(pool), "min": lo, "max": hi}
+    unseen = pool & ~hand
+    if unseen and min(hi, unseen.bit_count()) > unknown:
+        choose["limit"] = {"cards": codes(unseen), "max": unknown}  # table mode: no more than it may hold
+    entry = {"seat": seat, "action": head.action, "choose": choose, "rule": head.rule}
+    if fixed:
+        entry["cards"] = codes(fixed)
+    return entry
+
+
+def instantiate(entry: dict, rng: random.Random | None = None, chosen=None) -> dict:
+    """A concrete move from a legal-moves entry: a choose entry's fixed cards plus ``chosen`` (card codes), or
+    when ``chosen`` is None a random valid choice (``rng``); any other entry is returned as it is."""
+    if "choose" not in entry:
+        return entry
+    c = entry["choose"]
+    if chosen is None:
+        rng = rng or random.Random(0)
+        limit = c.get("limit") or {"cards": [], "max": 0}
+        capped, room = set(limit["cards"]), limit["max"]
+        want = rng.randint(c["min"], c["max"])
+        chosen = []
+        for card_code in rng.sample(c["from"], len(c["from"])):
+            if len(chosen) == want:
+                break
+            if card_code in capped:
+                if room == 0:
+                    continue
+                room -= 1
+            chosen.append(card_code)
+    return {"seat": entry["seat"], "action": entry["action"], "cards": list(entry.get("cards", [])) + list(chosen)}
+
+
+def covers(entry: dict, move: dict) -> bool:
+    """Is the concrete ``move`` one of the moves ``entry`` stands for (same action and cards)?"""
+    if entry["action"] != move.get("action") or entry["seat"] != move.get("seat"):
+        return False
+    cards = set(move.get("cards", ()))
+    if "choose" not in entry:
+        return cards == set(entry.get("cards", ())) and entry.get("rank") == move.get("rank")
+    c = entry["choose"]
+    fixed = set(entry.get("cards", ()))
+    rest = cards - fixed
+    limit = c.get("limit")
+    return (fixed <= cards and rest <= set(c["from"]) and c["min"] <= len(rest) <= c["max"]
+            and (limit is None or len(rest & set(limit["cards"])) <= limit["max"]))
+
+
 def legal_moves(st, seat: int) -> list[dict]:
     if st.pending:
         return _decision_moves(st, seat)
     if st.phase != "play" or st.turn != seat:
         return []
     moves = _play_moves(st, seat)
-    if st.field is not None:
+    if st.field is not None or st.rules.on("lead_pass"):
         moves.insert(0, {"seat": seat, "action": "pass"})
     return moves

@@ -7,7 +7,7 @@ from .cards import codes
 from .effects import Unlock, ordered
 from .rules import DECLARABLE, RULES
 from .rules.base import PlayContext, Rejection
-from .shapes import SEQUENCES, SHAPE_PRIORITY, beats, loose, readings, strength_key
+from .shapes import SEQUENCES, SHAPE_PRIORITY, beats, loose, matches_as, part, readings, strength_key
 
 SHAPE_NAMES = {"loose": "loose cards", "single": "a single", "group": "a group", "stairs": "stairs", "skip_stairs": "skip stairs",
                "double_stairs": "double stairs", "emperor": "an emperor", "skip_emperor": "a skip emperor"}
@@ -53,19 +53,6 @@ def _effects(ctx):
                 d == "counter_revolution" and "revolution" in fired and ctx.state.revolution)) or (
             d in SEQUENCES and d != ctx.reading.shape and ctx.special != "attach_revolution")))
     return tuple(ordered(kept)), void
-
-
-def matches_as(reading, as_map) -> bool:
-    if not as_map:
-        return True
-    got = {j: (r, s) for j, r, s in reading.jokers}
-    for j, r, s in as_map:
-        if j not in got:
-            return False
-        gr, gs = got[j]
-        if gr != r or (s >= 0 and gs != s):
-            return False
-    return True
 
 
 def _check(ctx, reading, field, rs) -> Rejection | None:
@@ -140,22 +127,30 @@ def judge_play(state, move, with_effects=True):
     left_after = state.left(seat) - move.cards.bit_count()
     best, best_rej = [], None
     for reading in cands:
-        ctx = PlayContext(state, seat, reading, field, reversed_order, move.declare, move.decline, None, left_after)
+        ctx = PlayContext(state, seat, reading, field, reversed_order, move.declare, move.decline, None, left_after,
+                          move.as_map)
         rej = _check(ctx, reading, field, rs)
         special = None
         if field is not None and (rej is not None or rs.declarations):
             special = _special(ctx, rs)
         if special is not None:
             rule_id, combined = special
+            if combined.mask != reading.mask:
+                # attach revolution: the new cards are judged as the combined field reads them (RULES.md §10.6)
+                reading = part(combined, reading.mask)
             ctx = PlayContext(state, seat, reading, field, reversed_order, move.declare, move.decline, rule_id,
-                              left_after)
+                              left_after, move.as_map)
             best.append((ctx, combined))
         elif rej is None:
             best.append((ctx, reading))
         elif best_rej is None or PROGRESS.get(rej.reason, 0) > PROGRESS.get(best_rej.reason, 0):
             best_rej = rej
     if not best:
+        if move.as_map and all(r.shape == "loose" for r in cands):
+            return Rejection("invalid_cards", f"{' '.join(codes(move.cards))} cannot be read with the joker "
+                             "readings given in 'as'", "attach_revolution")
         return best_rej
+
     def rank(option):
         ctx = option[0]
         return -SHAPE_PRIORITY[ctx.reading.shape], strength_key(ctx.reading, reversed_order)

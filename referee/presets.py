@@ -2,13 +2,16 @@
 
 UECDA = {
     "jokers": {"count": 1},
-    "first_card": {"card": "D3", "must_play": False},
+    "first_card": {"card": "D3", "must_play": False, "every_deal": True},
     "stairs": {"min_length": 3, "compare": "above"},
     "revolution": {"min_group": 4, "min_stairs": 5},
     "eight_cut": {},
-    "suit_lock": {},
+    "suit_lock": {"joker_ends": True},
     "spade3": {},
     "exchange": {"top": 2, "second": 1, "auto_ties": True},
+    "pass_until_flush": {},
+    "lead_pass": {},
+    "pass_abort": {"turns": 20},
 }
 
 NANKO = {

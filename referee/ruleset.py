@@ -5,6 +5,8 @@ from .errors import InputError
 from .presets import PRESETS
 from .rules import DECLARABLE, MODULES, RULES, SHAPES
 
+MAX_PLAYERS = 8  # seats a game may have (2 to 8)
+
 
 class Ruleset:
     __slots__ = ("preset", "_params", "shapes", "compare", "min_stairs", "declarations", "jokers", "legality_hooks",

@@ -3,12 +3,11 @@ from __future__ import annotations
 
 import copy
 
-from .cards import codes, count, parse_many, parse_suits, suit_names, RANKS
+from .cards import cards_of, code, codes, count, deck, parse_many, parse_suits, suit_names, RANKS
 from .errors import InputError
 from .moves import _as_map
-from .ruleset import ruleset_from_json
-from .play import matches_as
-from .shapes import SEQUENCES, readings
+from .ruleset import MAX_PLAYERS, ruleset_from_json
+from .shapes import SEQUENCES, matches_as, readings
 from .state import After, Field, Pending, Player, State
 
 TITLES_GEKI = ("檄富豪", "檄貧民")
@@ -79,18 +78,25 @@ def state_to_json(st: State, viewer=None) -> dict:
         "days": st.days,
         "ended_by": st.ended_by,
         "after": None if a is None else {"seat": a.seat, "cut": a.cut, "skip": a.skip,
-                                         "went_out": [list(w) for w in a.went_out], "window_done": a.window_done},
+                                         "went_out": [list(w) for w in a.went_out], "window_done": a.window_done,
+                                         "cards": a.cards},
         "seed": st.seed if viewer is None else None,
         "table": st.table,
         "hidden_discards": st.hidden_discards,
+        "passed": [s for s in range(len(st.players)) if st.passed >> s & 1],
+        "idle_turns": st.idle,
         **st.rules.to_json(),
     }
 
 
 def _field_from_json(obj, rules):
+    """The field as the ruleset can make it (an attach revolution makes 4-card stairs whatever the stairs rule)."""
     mask = parse_many(obj["cards"])
     as_map = _as_map(obj.get("as") or {}, mask)
-    for r in readings(mask, frozenset(SEQUENCES), 3):
+    shapes, min_stairs = rules.shapes, rules.min_stairs
+    if rules.on("attach_revolution"):
+        shapes, min_stairs = shapes | {"stairs"}, min(min_stairs, 4)
+    for r in readings(mask, frozenset(shapes), min_stairs):
         if r.shape == obj["shape"] and matches_as(r, as_map):
             return Field(r, int(obj["seat"]))
     raise InputError("bad_state", f"field {obj['cards']} cannot be read as {obj['shape']}")
@@ -106,13 +112,49 @@ def _pending_from_json(p):
                    upto=bool(p.get("upto")))
 
 
+def _places_of_cards(st: State):
+    """(card, where) for every card the state shows, in a fixed order."""
+    parts = [(p.hand, f"seat {p.seat}'s hand") for p in st.players]
+    if st.field is not None:
+        parts.append((st.field.reading.mask, "the field"))
+    parts += [(st.beneath, "the field's beaten cards"), (st.discard, "the discard pile"),
+              (st.out_of_play, "out_of_play")]
+    return parts
+
+
+def _check_cards(st: State):
+    """Every card of the deck in exactly one place (table mode: every seen card once, the rest counted)."""
+    full = deck(st.rules.jokers)
+    where: dict[int, str] = {}
+    for mask, name in _places_of_cards(st):
+        for c in cards_of(mask):
+            if c in where:
+                raise InputError("bad_state", f"card {code(c)} is in two places: {where[c]} and {name}")
+            if not full >> c & 1:
+                raise InputError("bad_state", f"card {code(c)} ({name}) is not in this ruleset's deck of "
+                                 f"{st.rules.jokers} joker(s)")
+            where[c] = name
+    missing = full & ~sum(1 << c for c in where)
+    if not st.table:
+        if missing:
+            raise InputError("bad_state", f"card {code(cards_of(missing)[0])} is missing: it is in no hand, not on "
+                             "the field, the discard pile or out_of_play"
+                             + (f" ({count(missing)} cards are missing: {' '.join(codes(missing))})"
+                                if count(missing) > 1 else ""))
+        return
+    unseen = sum(p.unknown for p in st.players) + st.hidden_discards
+    if unseen != count(missing):
+        raise InputError("bad_state", f"the unknown cards ({unseen}: hands' unknown counts and hidden_discards) do "
+                         f"not match the {count(missing)} card(s) not shown anywhere")
+
+
 def _consistent(st: State) -> State:
     """Reject a client-held state whose fields contradict each other (it could not have been played)."""
     n = len(st.players)
     seats = range(n)
     problems = []
-    if not 2 <= n <= 8 or [p.seat for p in st.players] != list(seats):
-        problems.append("players must be seats 0, 1, ... in order (2 to 8)")
+    if not 2 <= n <= MAX_PLAYERS or [p.seat for p in st.players] != list(seats):
+        problems.append(f"players must be seats 0, 1, ... in order (2 to {MAX_PLAYERS})")
     places = [p.place for p in st.players if p.place is not None]
     if any(not isinstance(x, int) or isinstance(x, bool) or not 1 <= x <= n for x in places) \
             or len(set(places)) != len(places):
@@ -132,6 +174,7 @@ def _consistent(st: State) -> State:
         problems.append("unknown counts cannot be negative")
     if problems:
         raise InputError("bad_state", "inconsistent state: " + "; ".join(problems))
+    _check_cards(st)
     return st
 
 
@@ -151,7 +194,7 @@ def state_from_json(obj) -> State:
         a = obj.get("after")
         after = None if a is None else After(a["seat"], a.get("cut"), a.get("skip", 0),
                                             tuple((w[0], w[1]) for w in a.get("went_out", [])),
-                                            a.get("window_done", False))
+                                            a.get("window_done", False), int(a.get("cards", 0)))
         locks = obj.get("locks") or {}
         field = _field_from_json(obj["field"], rules) if obj.get("field") else None
         out = obj.get("out_of_play", [])
@@ -170,7 +213,8 @@ def state_from_json(obj) -> State:
             previous_places=tuple(obj.get("previous_places", [])),
             exchange_counts=tuple(obj.get("exchange_counts", (2, 1))), days=int(obj.get("days", 0)),
             ended_by=obj.get("ended_by"), table=bool(obj.get("table")),
-            hidden_discards=int(obj.get("hidden_discards", 0))))
+            hidden_discards=int(obj.get("hidden_discards", 0)),
+            passed=sum(1 << int(s) for s in obj.get("passed", [])), idle=int(obj.get("idle_turns", 0))))
     except InputError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as e:

@@ -56,6 +56,33 @@ def loose(mask: int) -> Reading:
     return Reading("loose", mask, mask.bit_count(), min(ranks), max(ranks), suits, eff)
 
 
+def part(reading: Reading, mask: int) -> Reading:
+    """The cards of ``mask`` as ``reading`` reads them (attached cards inside an attach revolution's 4 cards):
+    every joker counts as the card it stands for there."""
+    jokers = tuple(j for j in reading.jokers if mask >> j[0] & 1)
+    eff = [(rank_of(c), suit_of(c)) for c in cards_of(mask & NORMAL_MASK)] + [(r, s) for _, r, s in jokers]
+    ranks = [r for r, _ in eff] or [13]
+    suits = 0
+    for _, s in eff:
+        if s >= 0:
+            suits |= 1 << s
+    return Reading("loose", mask, mask.bit_count(), min(ranks), max(ranks), suits, tuple(sorted(eff)), jokers)
+
+
+def matches_as(reading: Reading, as_map) -> bool:
+    """Does ``reading`` read every joker of ``as_map`` ((joker, rank, suit or -1), ...) that way?"""
+    if not as_map:
+        return True
+    got = {j: (r, s) for j, r, s in reading.jokers}
+    for j, r, s in as_map:
+        if j not in got:
+            return False
+        gr, gs = got[j]
+        if gr != r or (s >= 0 and gs != s):
+            return False
+    return True
+
+
 def beats(new: Reading, old: Reading, reversed_order: bool, compare: str) -> bool:
     """Is ``new`` (same shape and size as ``old``) stronger under the order in force?"""
     if old.wild:

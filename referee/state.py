@@ -49,6 +49,7 @@ class After:
     skip: int = 0
     went_out: tuple = ()          # ((seat, forbidden reason or None), ...) who emptied a hand with a play
     window_done: bool = False     # the cut-back window after the cut has been offered
+    cards: int = 0                # cards the play put down (a cut back needs as many jokers); 0: the field's size
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +85,8 @@ class State:
     ended_by: str | None = None   # the rule that ended the deal early (gekokujo)
     table: bool = False           # table mode: hands are unknown, only counts and what was shown
     hidden_discards: int = 0      # cards discarded unseen (a fallen top's unknown hand, table mode)
+    passed: int = 0               # pass_until_flush: bitmask of the seats that passed since the last flush
+    idle: int = 0                 # passes in a row since the last play (pass_abort)
 
     @property
     def reversed(self) -> bool:

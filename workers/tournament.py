@@ -54,7 +54,7 @@ def play_match(task: dict) -> dict:
                 raise RuntimeError(f"match {index} deal {d + 1}: no end after {MAX_PLIES_PER_DEAL} plies")
             seat = acting[0]
             legal = legal_moves(st, seat)
-            if len(legal) == 1:
+            if len(legal) == 1 and "choose" not in legal[0]:
                 move = legal[0]
             else:
                 rng = random.Random(f"{seed}:{index}:{st.seq}:{seat}")

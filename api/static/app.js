@@ -577,7 +577,7 @@ function renderHand(st, acting) {
   $("#due").textContent = mine ? `${t("your_turn")} — ${due && due.action !== "play" ? dueText(due) : t("due_play")}`
     : acting.length ? `${t("waiting")} ${acting.map((s) => st.players[s].name).join(", ")}` : (st.phase === "deal_over" ? t("deal_over") : "");
   const playable = new Set();
-  moves.forEach((m) => (Array.isArray(m.cards) ? m.cards : []).forEach((c) => playable.add(c)));
+  moves.forEach((m) => (Array.isArray(m.cards) ? m.cards : []).concat(m.choose ? m.choose.from : []).forEach((c) => playable.add(c)));
   const hand = $("#hand");
   hand.innerHTML = "";
   if (p.hand === null) {
@@ -641,6 +641,12 @@ function declarableRules(st) {
 function moveLabel(m) {
   let s = m.action === "play" ? "" : `${t(m.action)} `;
   if (Array.isArray(m.cards)) s += cardsText(m.cards);
+  if (m.choose) {
+    // a choose entry: pick the cards in the hand, then press the action button
+    const n = m.choose.min === m.choose.max ? `${m.choose.min}` : `${m.choose.min}–${m.choose.max}`;
+    s += `${Array.isArray(m.cards) ? " + " : ""}${n} / ${m.choose.from.length}`;
+    if (m.choose.limit) s += ` (≤${m.choose.limit.max} ${t("unknown_hand")})`;
+  }
   if (m.rank !== undefined && m.rank !== null) s += ` ${m.rank}`;
   if (m.count !== undefined && m.count !== null) s += ` ×${m.count}`;
   if (m.as && Object.keys(m.as).length) s += ` (${Object.entries(m.as).map(([k, v]) => `${k}=${v}`).join(", ")})`;
@@ -654,6 +660,12 @@ function toggleCard(code) {
   renderHand(S.state, actorsOf(S.state));
 }
 function chooseOption(m) {
+  if (m.choose) {
+    S.selected = new Set(m.cards || []);
+    S.chosen = null;
+    renderHand(S.state, actorsOf(S.state));
+    return;
+  }
   if (m.action === "request" || !Array.isArray(m.cards)) { propose(m); return; }
   S.selected = new Set(m.cards);
   S.chosen = m;

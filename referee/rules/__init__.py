@@ -1,9 +1,9 @@
 """The rule registry: every rule id of RULES.md maps to exactly one module here."""
 from . import (attach_revolution, bloody_mary, capital_fall, cut_back, declarations_required, double_stairs,
                eight_cut, emperor, exchange, exchange_request, first_card, five_skip, flush_on_finish,
-               forbidden_finish, gekokujo, great_revolution, inflation, jack_back, jokers, nine_reverse,
-               nuclear_bomb, partial_suit_lock, rank_lock, resurrection, revolution, sandstorm, seven_pass,
-               six_cut, skip_emperor, skip_stairs, spade3, stairs, suit_lock, ten_discard)
+               forbidden_finish, gekokujo, great_revolution, inflation, jack_back, jokers, lead_pass, nine_reverse,
+               nuclear_bomb, partial_suit_lock, pass_abort, pass_until_flush, rank_lock, resurrection, revolution,
+               sandstorm, seven_pass, six_cut, skip_emperor, skip_stairs, spade3, stairs, suit_lock, ten_discard)
 
 # Registry order is the order hooks are called in; effects are then sorted by effects.ORDER.
 MODULES = (jokers, first_card, stairs, skip_stairs, double_stairs, emperor, skip_emperor,
@@ -11,6 +11,7 @@ MODULES = (jokers, first_card, stairs, skip_stairs, double_stairs, emperor, skip
            revolution, great_revolution, nuclear_bomb, attach_revolution, jack_back, nine_reverse,
            bloody_mary, resurrection, seven_pass, ten_discard,
            spade3, sandstorm, eight_cut, six_cut, cut_back, five_skip,
+           pass_until_flush, lead_pass, pass_abort,
            flush_on_finish, declarations_required, forbidden_finish, capital_fall, gekokujo,
            exchange, exchange_request, inflation)
 RULES = {m.ID: m for m in MODULES}

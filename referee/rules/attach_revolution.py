@@ -1,6 +1,6 @@
 """付け革 (attach revolution): add cards to a field of ≤3 so that together they make a 4-card revolution."""
 from ..effects import Revolution
-from ..shapes import readings, strength_key
+from ..shapes import matches_as, readings, strength_key
 
 ID = "attach_revolution"
 NAME_JA = "付け革"
@@ -15,10 +15,13 @@ def special_play(ctx, params):
     field = ctx.field
     if field is None or field.wild or field.n > 3 or ctx.reading.n + field.n != 4 or ctx.state.revolution_min > 4:
         return None
+    # the field's jokers keep their readings; the new jokers read as the proposal's 'as' says (if it does)
+    wanted = tuple(field.jokers) + tuple(ctx.as_map)
     combined = [r for r in readings(field.mask | ctx.reading.mask, frozenset({"stairs"}))
-                if r.shape in ("group", "stairs") and not r.wild]
+                if r.shape in ("group", "stairs") and not r.wild and matches_as(r, wanted)]
     if not combined:
         return None
+    # an open rank (a joker onto ♠4-5-6: ♠3 or ♠7) takes the stronger one in the order in force (§10.6)
     return max(combined, key=lambda r: strength_key(r, ctx.reversed))
 
 

@@ -59,6 +59,7 @@ class PlayContext:
     declined: frozenset
     special: str | None       # the special play rule that admitted it (sandstorm, spade3, attach_revolution)
     left_after: int           # how many cards the player holds once the cards are played
+    as_map: tuple = ()        # the joker readings the proposal asked for ((joker, rank, suit or -1), ...)
 
     def params(self, rule_id):
         return self.state.rules.params(rule_id)

@@ -4,10 +4,13 @@ from .base import Param, Rejection
 
 ID = "first_card"
 NAME_JA = "最初の札 (ダイヤの3)"
-SUMMARY = "In the first deal the holder of this card leads; with must_play its first play must contain it."
+SUMMARY = ("In the first deal the holder of this card leads; with must_play its first play must contain it; with "
+           "every_deal its holder after the exchange leads every deal.")
 PARAMS = {"card": Param("D3", "the card whose holder leads the first deal",
                         choices=tuple(code(c) for c in range(52))),
-          "must_play": Param(False, "the first play of the match must contain that card (gekifugo)")}
+          "must_play": Param(False, "the first play of the match must contain that card (gekifugo)"),
+          "every_deal": Param(False, "the holder of that card after the exchange leads every deal, not only the "
+                              "first (UECda); otherwise later deals are led by the last-placed player")}
 
 
 def card(params) -> int:

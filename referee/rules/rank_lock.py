@@ -1,6 +1,6 @@
 """激しば / 連番縛り (rank lock): a play one rank above the last locks the trick to rising ranks."""
 from ..cards import rank_name
-from ..effects import RankLock, Unlock
+from ..effects import RankLock
 from .base import Param, Rejection
 
 ID = "rank_lock"
@@ -29,7 +29,7 @@ def legality(ctx, params):
 def after_play(ctx, params):
     st, r, f = ctx.state, ctx.reading, ctx.field
     if r.wild:
-        return [Unlock(ID)] if st.rank_lock else []
+        return []  # RULES.md §10.4: a joker on a rank lock keeps it until the flush
     if f is None or f.wild or ctx.special or st.rank_lock:
         return []
     if params["second_play_only"] and st.trick_plays != 1:

@@ -1,13 +1,15 @@
 """縛り (suit lock): two consecutive plays with the same suit set lock the trick to that suit set."""
 from ..cards import suit_names
 from ..effects import Lock, Unlock
-from .base import Rejection
+from .base import Param, Rejection
 
 ID = "suit_lock"
 NAME_JA = "縛り"
 SUMMARY = ("When a play shows exactly the suits of the play it beats, every play until the flush must show that "
-           "suit set (joker stand-ins count as the suit they stand for). A lone joker may be played and ends it.")
-PARAMS = {}
+           "suit set (joker stand-ins count as the suit they stand for). A lone joker (or a set of jokers) may be "
+           "played on it; the lock stays until the flush unless joker_ends.")
+PARAMS = {"joker_ends": Param(False, "a lone joker (or a set of jokers) played on a locked field ends the lock "
+                              "(UECda)")}
 DECLARABLE = True
 
 
@@ -24,7 +26,7 @@ def legality(ctx, params):
 def after_play(ctx, params):
     st, r, f = ctx.state, ctx.reading, ctx.field
     if r.wild:
-        return [Unlock(ID)] if st.lock_kind else []
+        return [Unlock(ID)] if st.lock_kind and params["joker_ends"] else []
     if f is None or f.wild or ctx.special or st.lock_kind == "exact" or not r.suits:
         return []
     return [Lock(ID, r.suits, True)] if r.suits == f.suits else []

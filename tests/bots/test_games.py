@@ -36,7 +36,7 @@ def test_a_bot_gets_only_its_seat_view(monkeypatch):
     monkeypatch.setattr(tournament, "make", fake_make)
     play_match({"preset": "nanko", "rules": None, "seats": ["mc", "greedy", "random", "greedy"], "deals": 1,
                 "index": 0, "seed": 3})
-    seen = 0
+    seen = dealt = 0
     for name, lst in spies.items():
         for spy in lst:
             for view, history in spy.views:
@@ -45,12 +45,16 @@ def test_a_bot_gets_only_its_seat_view(monkeypatch):
                 assert view["seed"] is None and isinstance(view["out_of_play"], int)
                 seat = mine[0]["seat"]
                 for ev in history or ():
-                    assert all(h == len(h) if isinstance(h, list) and i != seat else True
-                               for i, h in enumerate(ev.get("hands", [])))
-                    for i, h in enumerate(ev.get("hands", [])):
-                        assert i == seat or isinstance(h, int)
+                    hands = ev.get("hands")
+                    if hands is None:
+                        continue
+                    dealt += 1
+                    for i, h in enumerate(hands):
+                        # its own deal as cards, every other seat's as a count only
+                        assert isinstance(h, list) if i == seat else isinstance(h, int), (i, seat, h)
                 seen += 1
     assert seen > 20
+    assert dealt > 0, "no history with a deal reached a bot: the redaction check above checked nothing"
 
 
 def _with_other_hands_swapped(st, seat, rng):
@@ -125,17 +129,42 @@ def test_mc_is_deterministic_under_a_seed_and_caps_its_playouts():
     assert all(bot(view, legal, random.Random(4)) == first for _ in range(2))
 
 
-def test_mc_honours_its_time_budget():
+def _decision_points(preset, wanted, seed):
+    """(view, legal) of turns with a real choice, from greedy self-play."""
+    rng, points = random.Random(seed), []
+    greedy = make("greedy")
+    while len(points) < wanted:
+        st, _ = new_game(preset, None, ["a", "b", "c", "d"], seed=rng.randrange(1 << 20))
+        while actors(st) and len(points) < wanted:
+            s = actors(st)[0]
+            legal = legal_moves(st, s)
+            view = state_to_json(st, viewer=s)
+            if not st.pending and len(legal) > 2:
+                points.append((view, legal))
+            _, st, _ = apply(st, greedy(view, legal, rng))
+    return points
+
+
+@pytest.mark.parametrize("preset", ["uecda", "nanko", "gekifugo"])
+def test_mc_keeps_within_its_budget_plus_50ms_at_the_99th_percentile(preset):
+    # The bot's deadline is wall-clock and checked at every ply, so the work it does after the deadline is one
+    # ply at most. We measure the CPU time of this thread (time.thread_time) around each call: it counts the
+    # bot's own work and not the time a loaded 2-core machine keeps it waiting, and it can never exceed the
+    # wall time the bot allows itself (budget) plus that last ply. A wall-clock bound would measure the
+    # machine's load instead and flake; this bound still fails if the deadline is checked too rarely (the old
+    # per-world check overran 50 ms by 0.5-1 s of CPU in gekifugo).
     import time
 
-    st, _ = new_game("gekifugo", None, ["a", "b", "c", "d"], seed=22)
-    s = actors(st)[0]
-    _, st, _ = apply(st, make("greedy")(state_to_json(st, viewer=s), legal_moves(st, s), random.Random(0)))
-    seat = actors(st)[0]
-    bot = make("mc", budget_ms=50, playouts=10 ** 6)
-    t0 = time.perf_counter()
-    bot(state_to_json(st, viewer=seat), legal_moves(st, seat), random.Random(1))
-    assert time.perf_counter() - t0 < 0.05 + 1.0
+    budget_ms = 50
+    bot = make("mc", budget_ms=budget_ms, playouts=10 ** 6)
+    spent = []
+    for i, (view, legal) in enumerate(_decision_points(preset, 40, seed=22)):
+        t0 = time.thread_time()
+        bot(view, legal, random.Random(i))
+        spent.append((time.thread_time() - t0) * 1000)
+    spent.sort()
+    p99 = spent[int(0.99 * (len(spent) - 1))]
+    assert p99 <= budget_ms + 50, f"{preset}: 99th percentile {p99:.0f} ms of CPU for a {budget_ms} ms budget"
 
 
 def test_samples_agree_with_the_view_and_keep_given_cards_with_their_receiver():

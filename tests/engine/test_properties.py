@@ -3,8 +3,8 @@ import random
 
 from hypothesis import HealthCheck, given, settings, strategies as hs
 
-from referee import (actors, apply, judge, legal_moves, new_game, next_deal, redact_event, replay,
-                     state_from_json, state_to_json)
+from referee import (actors, apply, covers, instantiate, judge, legal_moves, new_game, next_deal, redact_event,
+                     replay, state_from_json, state_to_json)
 from referee.cards import cards_of, code, deck
 from referee.presets import PRESETS
 from referee.rules import RULES
@@ -33,9 +33,17 @@ def total_cards(st) -> int:
 def random_proposal(st, seat, rng):
     hand = cards_of(st.hand(seat))
     action = rng.choice(["play", "play", "play", "pass", "give", "discard", "take", "request", "cut_back"])
+    head = st.pending[0] if st.pending else None
+    if head is not None and head.seat == seat and head.action in ("give", "discard") and rng.random() < 0.7:
+        action = head.action  # most random answers to a give/discard are the right size: they test coverage
+        size = head.count
+    else:
+        size = rng.randint(1, 4)
     move = {"seat": seat, "action": action}
     if action in ("play", "give", "discard", "take", "cut_back") and hand:
-        move["cards"] = [code(c) for c in rng.sample(hand, min(len(hand), rng.randint(1, 4)))]
+        move["cards"] = [code(c) for c in rng.sample(hand, min(len(hand), size))]
+    if action == "play" and hand and rng.random() < 0.6:
+        move["cards"] = [code(c) for c in structured_play(hand, rng)]
     if action == "request":
         move["rank"] = rng.choice(list("3456789TJQKA2") + ["JK"])
     if action == "play" and rng.random() < 0.3:
@@ -43,10 +51,27 @@ def random_proposal(st, seat, rng):
     return move
 
 
+def structured_play(hand, rng):
+    """Cards that often make a play: part of one rank, or a run of one suit, with or without the jokers."""
+    jokers = [c for c in hand if c >= 52]
+    normal = [c for c in hand if c < 52]
+    if not normal:
+        return jokers
+    pivot = rng.choice(normal)
+    if rng.random() < 0.5:
+        same = [c for c in normal if c // 4 == pivot // 4]
+        cards = rng.sample(same, rng.randint(1, len(same)))
+    else:
+        step = rng.choice([1, 1, 2])
+        cards = [c for c in normal if c % 4 == pivot % 4 and (c // 4 - pivot // 4) % step == 0
+                 and 0 <= (c // 4 - pivot // 4) // step < rng.randint(2, 5)]
+    return cards + rng.sample(jokers, rng.randint(0, len(jokers)))
+
+
 def covered(move, moves) -> bool:
-    """Is an accepted proposal among legal_moves (same action, same cards)?"""
-    want = (move["action"], frozenset(move.get("cards", ())), move.get("rank"))
-    return any((m["action"], frozenset(m.get("cards", ())), m.get("rank", move.get("rank"))) == want
+    """Is an accepted proposal among legal_moves (same action and cards, or one of a choose entry's choices)?"""
+    return any(covers(m, move) or (m["action"] == "request" and "choose" not in m and
+                                   m["action"] == move["action"] and m.get("rank") == move.get("rank"))
                for m in moves)
 
 
@@ -73,11 +98,14 @@ def play_out(preset, overrides, seed, players, deals=2, table=False):
         seat = rng.choice(acting)
         moves = legal_moves(st, seat)
         for m in rng.sample(moves, min(3, len(moves))):
-            assert judge(st, m).legal, m
-        proposal = random_proposal(st, seat, rng)
-        if judge(st, proposal).legal:
-            assert covered(proposal, moves), proposal
-        verdict, st, new = apply(st, rng.choice(moves))
+            for _ in range(3 if "choose" in m else 1):  # a choose entry: every sampled choice is legal
+                concrete = instantiate(m, rng)
+                assert judge(st, concrete).legal, (m, concrete, judge(st, concrete).message)
+        for _ in range(2):
+            proposal = random_proposal(st, seat, rng)
+            if judge(st, proposal).legal:
+                assert covered(proposal, moves), proposal
+        verdict, st, new = apply(st, instantiate(rng.choice(moves), rng))
         assert verdict.legal
         events += new
         history.append(state_to_json(st))

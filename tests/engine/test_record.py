@@ -5,7 +5,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as hs
 
-from referee import (InputError, actors, apply, legal_moves, new_game, next_deal, redact_event, replay,
+from referee import (InputError, actors, apply, instantiate, legal_moves, new_game, next_deal, redact_event, replay,
                      state_to_json)
 from referee.presets import PRESETS
 from referee.record import export_record, import_record, parse_record
@@ -28,7 +28,7 @@ def random_match(preset, seed, players, deals, overrides=None, stop_early=None):
         if stop_early is not None and st.seq >= stop_early:
             break
         seat = rng.choice(seats)
-        _, st, new = apply(st, rng.choice(legal_moves(st, seat)))
+        _, st, new = apply(st, instantiate(rng.choice(legal_moves(st, seat)), rng))
         events += new
     return st, events
 

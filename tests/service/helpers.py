@@ -4,6 +4,8 @@ from __future__ import annotations
 import random
 import re
 
+from referee import instantiate
+
 CARD = re.compile(r"^(?:[SHDC][3-9TJQKA2]|JK[12])$")
 
 
@@ -80,7 +82,7 @@ def play_random_game(client: Client, game: dict, rng: random.Random, max_moves: 
         seat = rng.choice(probe["actors"])
         moves = client.legal(gid, table, seat)["moves"]
         assert moves, f"seat {seat} must act but has no legal move"
-        move = dict(rng.choice(moves), expected_seq=probe["seq"])
+        move = dict(instantiate(rng.choice(moves), rng), expected_seq=probe["seq"])
         r = client.post(f"/v1/games/{gid}/moves", move, table)
         assert r.status_code == 200, (move, r.json)
         if on_move:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from referee import instantiate
 from workers import bots
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,7 +48,7 @@ def test_mc_bot_turns_are_played_within_budget_plus_one_second(client, worker):
         if not probe["actors"]:
             break
         if probe["actors"] == [0]:
-            r = client.post(f"/v1/games/{gid}/moves", dict(probe["moves"][-1], expected_seq=seq), me)
+            r = client.post(f"/v1/games/{gid}/moves", dict(instantiate(probe["moves"][-1]), expected_seq=seq), me)
             assert r.status_code == 200, r.json
             continue
         time.sleep(0.005)

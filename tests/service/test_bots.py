@@ -1,6 +1,7 @@
 """Bot seats are played by real RQ workers through the same conditional append."""
 import pytest
 
+from referee import instantiate
 from workers.bots import names
 from service.scheduler import job_id
 
@@ -44,7 +45,7 @@ def test_a_human_seat_waits_for_its_turn(client, run_bots):
         if not mine["actors"]:
             break
         assert mine["actors"] == [0], "bots left a bot seat to act"
-        r = client.post(f"/v1/games/{gid}/moves", dict(mine["moves"][0], expected_seq=mine["seq"]), me)
+        r = client.post(f"/v1/games/{gid}/moves", dict(instantiate(mine["moves"][0]), expected_seq=mine["seq"]), me)
         assert r.status_code == 200, r.json
     state, _ = client.state(gid, g["table_token"])
     assert state["phase"] == "deal_over"

@@ -1,13 +1,16 @@
 """Proposals, verdicts, audit entries, seat permissions, judging and racing proposals."""
 import threading
 
+from referee import instantiate
+
 from .helpers import hands
 
 
 def _turn(client, g):
     probe = client.legal(g["game_id"], g["table_token"], 0)
     seat = probe["actors"][0]
-    return seat, client.legal(g["game_id"], g["table_token"], seat)["moves"], probe["seq"]
+    moves = client.legal(g["game_id"], g["table_token"], seat)["moves"]
+    return seat, [instantiate(m) for m in moves], probe["seq"]
 
 
 def _illegal_play(table_state, seat):
@@ -122,6 +125,14 @@ def test_detached_judge_matches_the_stored_game(client):
         broken = dict(state, players=[dict(state["players"][0], **{key: value}), *state["players"][1:]])
         bad = client.post("/v1/judge", {"preset": "uecda", "state": broken, "move": moves[0]})
         assert bad.status_code == 400 and bad.json["error"]["code"] == "bad_state", (key, value, bad.json)
+    # a card in two places (issue 9): a 400 naming the card, not a verdict on an impossible table
+    card = state["players"][0]["hand"][0]
+    twice = dict(state, players=[state["players"][0], dict(state["players"][1],
+                                                            hand=state["players"][1]["hand"] + [card]),
+                                 *state["players"][2:]])
+    bad = client.post("/v1/judge", {"preset": "uecda", "state": twice, "move": moves[0]})
+    assert bad.status_code == 400 and bad.json["error"]["code"] == "bad_state"
+    assert f"card {card} is in two places" in bad.json["error"]["message"]
 
 
 def test_racing_proposals_apply_once(app):

@@ -1,6 +1,8 @@
 """Server-Sent Events of new events, redacted per bearer."""
 import json
 
+from referee import instantiate
+
 from .helpers import leaked
 
 
@@ -18,7 +20,7 @@ def test_stream_sends_events_after_a_seq(client):
     gid, t = g["game_id"], g["table_token"]
     for _ in range(3):
         seat = client.legal(gid, t, 0)["actors"][0]
-        assert client.post(f"/v1/games/{gid}/moves", client.legal(gid, t, seat)["moves"][0], t).status_code == 200
+        assert client.post(f"/v1/games/{gid}/moves", instantiate(client.legal(gid, t, seat)["moves"][0]), t).status_code == 200
     r = client.get(f"/v1/games/{gid}/stream?after=0&wait=0.3", t)
     assert r.status_code == 200 and r.mimetype == "text/event-stream"
     got = _sse(r)

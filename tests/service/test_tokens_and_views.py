@@ -1,6 +1,8 @@
 """Bearer tokens, per-seat views and redaction: no hidden card reaches another seat."""
 import random
 
+from referee import instantiate
+
 from .helpers import hands, leaked, play_random_game
 
 
@@ -61,7 +63,7 @@ def test_events_after(client):
     g = client.create(seed=3)
     gid, t = g["game_id"], g["table_token"]
     seat = client.legal(gid, t, 0)["actors"][0]
-    move = client.legal(gid, t, seat)["moves"][0]
+    move = instantiate(client.legal(gid, t, seat)["moves"][0])
     assert client.post(f"/v1/games/{gid}/moves", move, t).status_code == 200
     all_events = client.get(f"/v1/games/{gid}/events", t).json
     assert [e["seq"] for e in all_events["events"]] == [0, 1] and all_events["seq"] == 1

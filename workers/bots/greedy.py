@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import combinations
+from math import comb
+
+from referee import instantiate
 
 from .cards import TOP, is_joker, rank, strength
 
@@ -205,22 +209,60 @@ def card_value(c: str, rev: bool, ranks: Counter) -> float:
     return strength(c, rev) + (0.6 if not is_joker(c) and ranks[rank(c)] >= 2 else 0.0) + (5 if is_joker(c) else 0)
 
 
+MAX_ENUMERATED = 300  # a choice among more card sets than this takes the cheapest cards one by one
+
+
+def _choices(entry: dict):
+    """Every card set a choose entry allows (only called when there are few)."""
+    c = entry["choose"]
+    limit = c.get("limit")
+    for k in range(c["min"], c["max"] + 1):
+        for combo in combinations(c["from"], k):
+            if limit is None or len(set(combo) & set(limit["cards"])) <= limit["max"]:
+                yield list(combo)
+
+
+def _cheapest(entry: dict, value) -> list[str]:
+    """The lowest-valued cards a choose entry allows, fewest first (a limit on unseen cards honoured)."""
+    c = entry["choose"]
+    limit = c.get("limit") or {"cards": [], "max": len(c["from"])}
+    capped, room, out = set(limit["cards"]), limit["max"], []
+    for card_code in sorted(c["from"], key=lambda x: (value(x), x)):
+        if len(out) == c["min"]:
+            break
+        if card_code in capped:
+            if room == 0:
+                continue
+            room -= 1
+        out.append(card_code)
+    return out
+
+
 def choose_decision(view: dict, legal: list[dict], seat: int) -> dict:
     ctx = Context(view, seat)
     action = legal[0]["action"] if legal[0]["action"] != "pass" else legal[-1]["action"]
     exchange = view.get("phase") == "exchange"
     rev = False if exchange else ctx.rev
     if action in ("give", "discard"):
-        def cost(m):
-            value = sum(card_value(c, rev, ctx.ranks) for c in m["cards"])
+        def cost(cards):
+            value = sum(card_value(c, rev, ctx.ranks) for c in cards)
             if not exchange and ctx.forbidden:
-                rest = [c for c in ctx.hand if c not in m["cards"]]
+                rest = [c for c in ctx.hand if c not in cards]
                 if rest and len(rest) <= 4:
                     # keep a hand that can still go out legally: rid it of the cards that cannot finish
                     value += 20 * sum(1 for c in rest if finish_forbidden_card(c, ctx))
                     value += 40 if all(finish_forbidden_card(c, ctx) for c in rest) else 0
             return value
-        return min(legal, key=lambda m: (cost(m), m["cards"]))
+        entry = next(m for m in legal if m["action"] == action)
+        if "choose" not in entry:
+            return min((m for m in legal if m["action"] == action), key=lambda m: (cost(m["cards"]), m["cards"]))
+        c = entry["choose"]
+        fixed = list(entry.get("cards", []))
+        if sum(comb(len(c["from"]), k) for k in range(c["min"], c["max"] + 1)) <= MAX_ENUMERATED:
+            best = min(_choices(entry), key=lambda cs: (cost(fixed + cs), len(cs), sorted(cs)))
+        else:
+            best = _cheapest(entry, lambda x: card_value(x, rev, ctx.ranks))
+        return instantiate(entry, chosen=best)
     if action == "take":
         return max(legal, key=lambda m: (strength(m["cards"][0], rev) + (1.5 if ctx.ranks[rank(m["cards"][0])] else 0),
                                          m["cards"]))

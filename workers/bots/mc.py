@@ -7,7 +7,9 @@ this seat gave to another seat this deal (7-pass, exchange) and not seen since s
 the table state with ``state_from_json`` and plays every candidate out to the end of the deal with the greedy
 policy for every seat (the same sampled deal for every candidate: common random numbers). The candidate with
 the best mean final place wins. It stops at ``playouts`` playouts or after ``budget_ms``, whichever comes
-first; with a generous budget the playout cap decides, so the choice depends only on the seed.
+first; the deadline is checked at every ply of a playout (a world cut short is dropped whole), so a turn
+overruns its budget by one ply at most. With a generous budget the playout cap decides, so the choice depends
+only on the seed.
 Follow-up decisions (gives, discards, takes, requests, cut-back windows) use the greedy rules.
 """
 from __future__ import annotations
@@ -35,15 +37,20 @@ def light_view(st, seat: int, rules_json: dict) -> dict:
             "revolution_min": st.revolution_min}
 
 
-def playout(st, seat: int, rules_json: dict, rng: random.Random) -> int:
-    """Play the deal out with the greedy policy for every seat; ``seat``'s final place."""
+def playout(st, seat: int, rules_json: dict, rng: random.Random, deadline: float | None = None) -> int | None:
+    """Play the deal out with the greedy policy for every seat; ``seat``'s final place, or None when the
+    ``deadline`` (a time.perf_counter() value) passes first: it is checked at every ply, so a budget is overrun
+    by at most one ply."""
     for _ in range(MAX_PLIES):
+        if deadline is not None and time.perf_counter() >= deadline:
+            return None
         acting = actors(st)
         if not acting:
             break
         s = acting[0]
         legal = legal_moves(st, s)
-        move = legal[0] if len(legal) == 1 else greedy.choose(light_view(st, s, rules_json), legal, rng)
+        single = len(legal) == 1 and "choose" not in legal[0]
+        move = legal[0] if single else greedy.choose(light_view(st, s, rules_json), legal, rng)
         _, st, _ = apply(st, move)
     place = st.players[seat].place
     return place if place is not None else len(st.players)
@@ -129,31 +136,36 @@ class MonteCarloBot:
         return out
 
     def choose(self, view: dict, legal: list[dict], rng: random.Random, history=None) -> dict:
+        deadline = time.perf_counter() + self.budget_ms / 1000.0
         seat = legal[0]["seat"]
         if view.get("pending") or len(legal) == 1:
             return greedy.choose(view, legal, rng)
         cands = self.candidates_for(view, legal, seat)
         if len(cands) == 1:
             return cands[0]
-        deadline = time.perf_counter() + self.budget_ms / 1000.0
         known = known_gifts(history, seat)
         rules_json = view.get("rules")
         totals = [0.0] * len(cands)
         worlds = done = 0
-        while done + len(cands) <= max(self.playouts, len(cands)):
+        while done + len(cands) <= max(self.playouts, len(cands)) and time.perf_counter() < deadline:
             table = sample_table(view, seat, rng, known)
             try:
                 root = state_from_json(table)
             except Exception:  # noqa: BLE001 - an inconsistent sample: fall back to the greedy choice
                 break
             wseed = rng.randrange(1 << 30)
-            for i, m in enumerate(cands):
+            world = []
+            for m in cands:
                 verdict, st, _ = apply(root, m)
-                totals[i] += playout(st, seat, rules_json, random.Random(wseed)) if verdict.legal else 99
-                done += 1
+                world.append(playout(st, seat, rules_json, random.Random(wseed), deadline) if verdict.legal else 99)
+                if world[-1] is None:
+                    break
+            if None in world:
+                break  # out of time mid-world: a world counts only when every candidate was played in it
+            for i, place in enumerate(world):
+                totals[i] += place
+            done += len(cands)
             worlds += 1
-            if time.perf_counter() >= deadline:
-                break
         self.last_stats = {"worlds": worlds, "playouts": done, "candidates": len(cands)}
         if not worlds:
             return cands[0]

@@ -1,0 +1,12 @@
+"""パスしたら流れるまで (pass until flush, the UECda server's flow): a pass sits the player out until the flush."""
+ID = "pass_until_flush"
+NAME_JA = "パスは流れるまで"
+SUMMARY = ("A player who passes is skipped until the field flushes. The turn does reach the player whose cards are "
+           "on the field, who may play over them or pass. The field flushes when every active player has passed "
+           "since the last flush (a play resets nobody's pass); the last player who played leads, or the next "
+           "active player if it has finished.")
+PARAMS = {}
+
+
+def seats(mask: int) -> list[int]:
+    return [s for s in range(mask.bit_length()) if mask >> s & 1]

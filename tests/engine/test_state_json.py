@@ -1,0 +1,82 @@
+"""state_from_json refuses states that could not have been played: every card once, fields the ruleset allows."""
+import pytest
+
+from referee import InputError, new_game, state_from_json, state_to_json
+
+from .helpers import game, js, play
+
+
+def table():
+    st, _ = new_game("nanko", None, ["a", "b", "c", "d"], seed=4)
+    return state_to_json(st)
+
+
+def test_a_card_in_two_hands_is_refused_naming_it():
+    obj = table()
+    card = obj["players"][0]["hand"][0]
+    obj["players"][1]["hand"].append(card)
+    with pytest.raises(InputError, match=f"card {card} is in two places: seat 0's hand and seat 1's hand") as e:
+        state_from_json(obj)
+    assert e.value.code == "bad_state"
+
+
+def test_a_card_in_a_hand_and_the_discard_pile_is_refused():
+    obj = table()
+    card = obj["players"][2]["hand"][0]
+    obj["discard_pile"] = [card]
+    with pytest.raises(InputError, match=f"card {card} is in two places: seat 2's hand and the discard pile"):
+        state_from_json(obj)
+
+
+def test_a_missing_card_is_refused_naming_it():
+    obj = table()
+    card = obj["players"][3]["hand"].pop()
+    with pytest.raises(InputError, match=f"card {card} is missing"):
+        state_from_json(obj)
+
+
+def test_a_card_outside_the_rulesets_deck_is_refused():
+    st = game("uecda", [["D3", "S4"], ["H5"]])
+    obj = js(st)
+    obj["players"][1]["hand"].append("JK2")
+    with pytest.raises(InputError, match="JK2 .* not in this ruleset's deck of 1 joker"):
+        state_from_json(obj)
+
+
+def test_a_field_card_also_in_a_hand_is_refused():
+    st = game("uecda", [["D3", "S4"], ["H5", "H6"]])
+    _, st = play(st, 0, "D3")
+    obj = js(st)
+    obj["players"][1]["hand"].append("D3")
+    with pytest.raises(InputError, match="card D3 is in two places: seat 1's hand and the field"):
+        state_from_json(obj)
+
+
+def test_the_field_is_read_with_the_rulesets_stairs_minimum():
+    rules = {"stairs": {"min_length": 4, "compare": "shift"}}
+    st = game("nanko", [["S3", "S4", "S5", "S6", "S7"], ["H5", "H6"]], rules)
+    _, st = play(st, 0, "S4", "S5", "S6", "S7")
+    obj = js(st)
+    assert state_to_json(state_from_json(obj)) == obj
+    # a 3-card stairs cannot be on the field when stairs need 4 cards
+    obj["field"]["cards"] = ["S4", "S5", "S6"]
+    obj["players"][0]["hand"].append("S7")
+    with pytest.raises(InputError, match="cannot be read as stairs"):
+        state_from_json(obj)
+
+
+def test_too_many_players_is_refused():
+    obj = table()
+    extra = [dict(obj["players"][0], seat=i, hand=[]) for i in range(4, 9)]
+    obj["players"] += extra
+    with pytest.raises(InputError, match="2 to 8"):
+        state_from_json(obj)
+
+
+def test_table_mode_counts_the_unknown_cards():
+    st, _ = new_game("nanko", None, ["a", "b", "c"], seed=1, table=True, leader=0)
+    obj = state_to_json(st)
+    assert state_to_json(state_from_json(obj)) == obj
+    obj["players"][0]["unknown"] += 1
+    with pytest.raises(InputError, match="unknown cards"):
+        state_from_json(obj)
