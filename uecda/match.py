@@ -156,19 +156,18 @@ class Match:
             hands[low] &= ~taken
             hands[high] |= taken
             moves.append({"from": low, "to": high, "cards": card_list(taken), "auto": True})
-        asks = {}
-        for cls in range(P):
+        for cls in range(P):    # every deal table first, then the answers (daifugo, then fugo)
             p = by_class[cls]
             give = (2, 1, 0, 0, 0)[cls]
             shown = hands[p] if cls < 3 else before[p]
             buf = protocol.pack_table(status.apply(tables.hand_table(shown), status.Status(
                 **{**base.__dict__, "give": give})))
             if give and self.players[p].remote:
-                asks[p] = buf
+                self.players[p].question(buf)
             else:
                 self.players[p].send(buf)
         for high, low, n in ((by_class[0], by_class[4], 2), (by_class[1], by_class[3], 1)):
-            chosen, why = self.give_back(high, hands[high], n, asks.get(high))
+            chosen, why = self.give_back(high, hands[high], n)
             if why:
                 self.fault(high, "exchange", why)
                 chosen = strongest(hands[high], n)
@@ -177,12 +176,12 @@ class Match:
             moves.append({"from": high, "to": low, "cards": card_list(chosen), "auto": bool(why)})
         return moves
 
-    def give_back(self, player: int, hand: int, n: int, ask: bytes | None) -> tuple[int, str | None]:
+    def give_back(self, player: int, hand: int, n: int) -> tuple[int, str | None]:
         p = self.players[player]
         if not p.remote:
             return p.give_back(hand, n), None
         try:
-            t = p.ask(ask, self.timeout)
+            t = p.answer(self.timeout)
         except Fault as f:
             return 0, f.reason
         want = tables.hand_table(hand)

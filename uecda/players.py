@@ -42,9 +42,15 @@ class Remote:
 
     def ask(self, buf: bytes, timeout: float | None):
         """Send a table that wants an answer and read the answer TABLE; raises Fault."""
+        self.question(buf)
+        return self.answer(timeout)
+
+    def question(self, buf: bytes) -> None:
+        """Send a table that wants an answer; what the client sent before it is not the answer."""
         self.peer.drain()
-        if not self.peer.send(buf):
-            raise Fault(self.peer.dead or "send failed")
+        self.peer.send(buf)
+
+    def answer(self, timeout: float | None):
         return protocol.unpack_table(self.peer.recv(protocol.TABLE_BYTES, timeout))
 
     def close(self) -> None:
