@@ -8,7 +8,7 @@ from referee.cards import cards_of, code, rank_of, suit_of
 from workers.bots import make
 
 from . import protocol
-from .conn import Fault, Peer
+from .conn import Peer
 
 
 def strength_key(c: int):

@@ -48,7 +48,8 @@ def handshake(conn: socket.socket, number: int) -> Remote:
     return Remote(number, name, peer)
 
 
-def accept_players(srv: socket.socket, seats: list[str], seed, accept_timeout: float | None = None) -> list:
+def accept_players(srv: socket.socket, seats: list[str], seed, accept_timeout: float | None = None,
+                   on_accept=None) -> list:
     players = [None] * protocol.PLAYERS
     for i, kind in enumerate(seats):
         if kind != "human":
@@ -59,18 +60,20 @@ def accept_players(srv: socket.socket, seats: list[str], seed, accept_timeout: f
             continue
         conn, addr = srv.accept()
         players[i] = handshake(conn, i)
+        if on_accept is not None:
+            on_accept(i)
         log.info("player %d: %s from %s:%d", i, players[i].name, *addr[:2])
     return players
 
 
 def serve(service, host: str, port: int, seats: list[str], config: Config, on_listen=None,
-          accept_timeout: float | None = None) -> dict:
+          accept_timeout: float | None = None, on_accept=None) -> dict:
     """Run one match; ``on_listen(port)`` is called once the socket listens. Returns the match summary."""
     srv = listen(host, port)
     try:
         if on_listen is not None:
             on_listen(srv.getsockname()[1])
-        players = accept_players(srv, seats, config.seed, accept_timeout)
+        players = accept_players(srv, seats, config.seed, accept_timeout, on_accept)
     finally:
         srv.close()
     match = Match(service, players, config)

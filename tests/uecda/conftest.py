@@ -46,16 +46,23 @@ class ServerThread:
         self.listening = threading.Event()
         self.port = None
         self.result = self.error = None
+        self.humans = 0
         self.thread = threading.Thread(target=self._run, daemon=True)
 
     def _on_listen(self, port):
         self.port = port
         self.listening.set()
 
+    def _on_accept(self, number):
+        self.humans += 1
+
+    def accepted(self) -> int:
+        return self.humans
+
     def _run(self):
         try:
             self.result = serve(self.service, "127.0.0.1", 0, self.seats, self.config, on_listen=self._on_listen,
-                                accept_timeout=30)
+                                accept_timeout=30, on_accept=self._on_accept)
         except BaseException as exc:  # noqa: BLE001 - reported by join()
             self.error = exc
             self.listening.set()
