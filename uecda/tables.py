@@ -61,7 +61,7 @@ def play_of(table) -> tuple[int, dict]:
         r, col = jokers[0]
         if mask:
             if not 1 <= col <= 13:
-                raise BadTable(f"a joker standing at column {col}, outside the ranks 3..2")
+                col = _end_of_run(mask, r, col)
             if r == 4:
                 if any(not mask >> card(col - 1, s) & 1 for s in range(4)):
                     raise BadTable("a joker in row 4 needs all four suits of its rank (five of a kind)")
@@ -72,6 +72,20 @@ def play_of(table) -> tuple[int, dict]:
                 reading["JK1"] = code(card(col - 1, r))
         mask |= 1 << JOKER1
     return mask, reading
+
+
+def _end_of_run(mask: int, row: int, col: int) -> int:
+    """A stairs' joker below the 3 (column 0) or above the 2 (column 14), which the reference server accepts
+    but our engine's ranks cannot hold, read at the other end of the run instead (UECDA.md §3). Every verdict
+    is the same except in rare corners: see docs/uecda.md."""
+    cols = sorted(c for c in range(1, 14) if mask >> card(c - 1, row) & 1)
+    if not cols or mask.bit_count() != len(cols) or cols != list(range(cols[0], cols[-1] + 1)):
+        raise BadTable(f"a joker at column {col} must extend a stairs of its row")
+    if col == 0 and cols[0] == 1 and cols[-1] < 13:
+        return cols[-1] + 1
+    if col == 14 and cols[-1] == 13 and cols[0] > 1:
+        return cols[0] - 1
+    raise BadTable(f"a joker at column {col} must extend a stairs of its row")
 
 
 def move_of(table, seat: int) -> dict:

@@ -55,6 +55,17 @@ def test_play_cells_to_moves_and_back(cells, move):
     assert again[:5] == t[:5]
 
 
+def test_a_stairs_joker_beyond_the_ends_is_read_at_the_other_end():
+    """The reference server accepts JK-3-4 (joker at column 0) and A-2-JK (column 14); the engine's ranks stop at
+    3 and 2, so the joker is read at the run's other end: the same stairs length, suit and shape."""
+    t = protocol.empty()
+    t[1][0], t[1][1], t[1][2] = 2, 1, 1
+    assert tables.move_of(t, 0)["as"] == {"JK1": "H5"}
+    t = protocol.empty()
+    t[3][12], t[3][13], t[3][14] = 1, 1, 2
+    assert tables.move_of(t, 0)["as"] == {"JK1": "CK"}
+
+
 def test_all_zero_is_a_pass():
     assert tables.move_of(protocol.empty(), 1) == {"seat": 1, "action": "pass"}
 
@@ -65,7 +76,8 @@ def test_all_zero_is_a_pass():
     {(0, 0): 1},                                  # a real card below the 3
     {(0, 5): 2, (1, 6): 2},                       # two jokers
     {(0, 5): 1, (1, 5): 1, (4, 5): 2},            # a row-4 joker without all four suits
-    {(0, 5): 1, (0, 14): 2},                      # a joker standing above the 2 in a set
+    {(0, 5): 1, (0, 14): 2},                      # a joker above the 2 that extends no stairs
+    {(0, 1): 1, (1, 2): 1, (0, 0): 2},            # a joker below the 3 beside a set of two suits
 ])
 def test_tables_that_are_no_card_set(cells):
     t = protocol.empty()
