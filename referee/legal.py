@@ -169,7 +169,8 @@ def _play_moves(st, seat):
     for mask in _candidates(possible, rules, _sizes(st), swaps=not p.unknown) | attach:
         if mask.bit_count() > p.left or (mask & ~p.hand).bit_count() > p.unknown:
             continue
-        for reading in _outcome_readings(mask, rules) or ([loose(mask)] if mask in attach else []):
+        # attached cards are also listed without 'as': the combined field decides their reading (§10.6)
+        for reading in _outcome_readings(mask, rules) + ([loose(mask)] if mask in attach else []):
             if field is not None and mask not in attach and _cannot_beat(st, seat, reading, field):
                 continue
             as_map = reading.as_map()
@@ -209,7 +210,6 @@ def _play_moves(st, seat):
 
 def _decision_moves(st, seat):
     head = st.pending[0]
-    hand = st.hand(seat)
     if head.action == "cut_back":
         if seat not in {p.seat for p in window(st)}:
             return []

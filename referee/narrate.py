@@ -57,4 +57,7 @@ def outcome_text(o: dict, players=()) -> str | None:
                 f"cards out: {cards_text(o.get('cards'))}")
     if kind == "gekokujo":
         return f"gekokujo (下剋上): places become {o.get('places')}"
+    if kind == "abort":
+        places = ", ".join(f"{seat_name(p.get('seat'), players)} {ordinal(p.get('place'))}" for p in o.get("places", []))
+        return f"{o.get('passes')} passes in a row: the deal is aborted ({o.get('rule')}); {places}"
     return f"{kind}: {json.dumps({k: v for k, v in o.items() if k != 'kind'}, ensure_ascii=False)}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import codes
-from .effects import Unlock, ordered
+from .effects import Lock, Unlock, ordered
 from .rules import DECLARABLE, RULES
 from .rules.base import PlayContext, Rejection
 from .shapes import SEQUENCES, SHAPE_PRIORITY, beats, loose, matches_as, part, readings, strength_key
@@ -53,6 +53,16 @@ def _effects(ctx):
                 d == "counter_revolution" and "revolution" in fired and ctx.state.revolution)) or (
             d in SEQUENCES and d != ctx.reading.shape and ctx.special != "attach_revolution")))
     return tuple(ordered(kept)), void
+
+
+def _forms_lock(ctx) -> bool:
+    """Does this reading lock the suits (RULES.md §10.9: among equally strong readings, the one that locks)?"""
+    rs = ctx.state.rules
+    for rule_id in ("suit_lock", "partial_suit_lock"):
+        params = rs.params(rule_id)
+        if params is not None and any(isinstance(e, Lock) for e in RULES[rule_id].after_play(ctx, params)):
+            return True
+    return False
 
 
 def _check(ctx, reading, field, rs) -> Rejection | None:
@@ -153,7 +163,7 @@ def judge_play(state, move, with_effects=True):
 
     def rank(option):
         ctx = option[0]
-        return -SHAPE_PRIORITY[ctx.reading.shape], strength_key(ctx.reading, reversed_order)
+        return -SHAPE_PRIORITY[ctx.reading.shape], strength_key(ctx.reading, reversed_order), _forms_lock(ctx)
 
     if len(best) > 1 and rs.declarations and move.declare:
         # the reading that makes the most declarations valid wins, then the usual order

@@ -7,7 +7,7 @@ from .cards import cards_of, code, codes, count, deck, parse_many, parse_suits, 
 from .errors import InputError
 from .moves import _as_map
 from .ruleset import MAX_PLAYERS, ruleset_from_json
-from .shapes import SEQUENCES, matches_as, readings
+from .shapes import matches_as, readings
 from .state import After, Field, Pending, Player, State
 
 TITLES_GEKI = ("檄富豪", "檄貧民")

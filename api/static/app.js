@@ -511,7 +511,7 @@ function eventItem(ev) {
       li.appendChild(ef);
     }
     appendUnchecked(li, v);
-    const extra = (ev.outcome || []).filter((o) => ["finish", "flush", "deal_over", "capital_fall", "gekokujo", "skip"].includes(o.kind));
+    const extra = (ev.outcome || []).filter((o) => ["finish", "flush", "deal_over", "capital_fall", "gekokujo", "skip", "abort"].includes(o.kind));
     if (extra.length) li.insertAdjacentHTML("beforeend", `<small> ${extra.map(outcomeText).join("; ")}</small>`);
   } else if (ev.type === "deal_started") {
     li.innerHTML = `<span class="seqno">${ev.seq}</span> <b>${t("deal")} ${ev.deal}</b>`;
@@ -661,7 +661,17 @@ function toggleCard(code) {
 }
 function chooseOption(m) {
   if (m.choose) {
-    S.selected = new Set(m.cards || []);
+    // a choose entry: preselect its cards plus the first allowed ones (weakest first); the player may change
+    // the selection by clicking cards, then presses the action button
+    const capped = new Set(m.choose.limit ? m.choose.limit.cards : []);
+    let room = m.choose.limit ? m.choose.limit.max : Infinity;
+    const pick = [];
+    for (const c of m.choose.from) {
+      if (pick.length >= m.choose.min) break;
+      if (capped.has(c)) { if (room <= 0) continue; room -= 1; }
+      pick.push(c);
+    }
+    S.selected = new Set([...(m.cards || []), ...pick]);
     S.chosen = null;
     renderHand(S.state, actorsOf(S.state));
     return;
@@ -682,7 +692,7 @@ async function actSelected() {
   let move = null;
   if (S.chosen && sameSet(S.chosen.cards, cards) && (!showsDecl || sameSet(S.chosen.declare, ticked))) move = S.chosen;
   if (!move) {
-    const same = moves.filter((m) => m.action === action && sameSet(m.cards, cards));
+    const same = moves.filter((m) => !m.choose && m.action === action && sameSet(m.cards, cards));
     move = same.find((m) => !showsDecl || sameSet(m.declare, ticked)) || (!showsDecl && same[0]) || null;
   }
   if (!move) {

@@ -5,7 +5,7 @@ from itertools import combinations
 from referee import apply, covers, instantiate, judge, legal_moves, next_deal
 from referee.cards import RANKS, SUITS
 
-from .helpers import game, js, only, play
+from .helpers import game, only, play
 
 ALL = [s + r for r in RANKS for s in SUITS]
 

@@ -1,5 +1,6 @@
 """Property tests: random games under every preset and random rule switches keep the engine's invariants."""
 import random
+from itertools import combinations
 
 from hypothesis import HealthCheck, given, settings, strategies as hs
 
@@ -144,3 +145,51 @@ def test_random_rule_switches_keep_invariants(preset, seed, players, switches):
 def test_table_mode_games_keep_invariants(preset, seed, players):
     """A real table's game: hands unknown, the referee trusts them and keeps everything else consistent."""
     play_out(preset, None, seed, players, table=True)
+
+
+def exhaustive_check(st, seat, rng):
+    """At one state: every listed entry (every sampled choice of a choose entry) is accepted, and every card set
+    of up to 4 cards (a decision's size, for gives and discards) the judge accepts is covered by the list."""
+    moves = legal_moves(st, seat)
+    for m in moves:
+        for _ in range(2 if "choose" in m else 1):
+            concrete = instantiate(m, rng)
+            assert judge(st, concrete).legal, (m, concrete)
+    head = st.pending[0] if st.pending else None
+    hand = cards_of(st.hand(seat))
+    if head is not None and head.seat == seat and head.action in ("give", "discard"):
+        actions, sizes = [head.action], [head.count]
+    elif head is None:
+        actions, sizes = ["play"], [1, 2, 3, 4]
+    else:
+        return
+    for action in actions:
+        for k in sizes:
+            subsets = list(combinations(hand, k))
+            for combo in rng.sample(subsets, min(len(subsets), 400)):
+                proposal = {"seat": seat, "action": action, "cards": [code(c) for c in combo]}
+                if judge(st, proposal).legal:
+                    assert covered(proposal, moves), (proposal, moves[:5])
+
+
+@PROFILE
+@given(preset=hs.sampled_from(sorted(PRESETS)), seed=hs.integers(0, 10 ** 6), players=hs.integers(2, 6),
+       switches=hs.dictionaries(hs.sampled_from(SWITCHABLE), hs.booleans(), max_size=12))
+def test_legal_moves_list_exactly_the_moves_apply_accepts(preset, seed, players, switches):
+    """Every move apply accepts is covered by legal_moves, and every listed move is accepted (sampled states)."""
+    st, _ = new_game(preset, switches, [f"p{i}" for i in range(players)], seed)
+    rng = random.Random(seed)
+    checked = 0
+    for ply in range(400):
+        acting = actors(st)
+        if not acting:
+            if st.deal >= 2:
+                break
+            st, _ = next_deal(st)
+            continue
+        seat = rng.choice(acting)
+        if st.pending or ply % 7 == 0:
+            exhaustive_check(st, seat, rng)
+            checked += 1
+        st = apply(st, instantiate(rng.choice(legal_moves(st, seat)), rng))[1]
+    assert checked > 0

@@ -4,6 +4,7 @@ from dataclasses import replace
 import pytest
 
 from referee import InputError, apply, next_deal
+from referee.narrate import outcome_text
 
 from .helpers import game, hand, js, ok, pass_, passes, play, places, refuse
 
@@ -202,7 +203,9 @@ def test_twenty_passes_in_a_row_abort_the_deal_with_seeded_random_places():
     verdict, st2, events = apply(st, {"seat": st.turn, "action": "pass"})
     assert verdict.legal and st2.phase == "deal_over" and st2.ended_by == "pass_abort"
     assert sorted(places(st2)) == [1, 2, 3, 4]
-    assert any(o["kind"] == "abort" for o in events[0]["outcome"])
+    abort = next(o for o in events[0]["outcome"] if o["kind"] == "abort")
+    assert abort["passes"] == 20 and abort["rule"] == "pass_abort"
+    assert "aborted" in outcome_text(abort)
     again = apply(st, {"seat": st.turn, "action": "pass"})[1]
     assert places(again) == places(st2)  # drawn from the seed: the same every time
 
@@ -261,3 +264,18 @@ def test_exchange_takes_the_strongest_cards_automatically_even_when_tied():
     assert {"SA", "HA"} <= hand(new, 0) and "DA" in hand(new, 4)
     assert "DK" in hand(new, 1)
     assert [(p["seat"], p["action"], p["count"]) for p in js(new)["pending"]] == [(0, "give", 2), (1, "give", 1)]
+
+
+def test_the_uecda_flow_is_in_the_catalogue_and_the_uecda_preset():
+    from referee import catalog
+
+    cat = catalog()
+    rules = {r["id"]: r for r in cat["rules"]}
+    for rid in ("pass_until_flush", "lead_pass", "pass_abort"):
+        assert rules[rid]["presets"] == ["uecda"] and cat["presets"]["uecda"][rid] is not False
+        assert cat["presets"]["nanko"][rid] is False and cat["presets"]["gekifugo"][rid] is False
+    assert rules["pass_abort"]["params"]["turns"]["default"] == 20
+    assert rules["first_card"]["params"]["every_deal"]["default"] is False
+    assert cat["presets"]["uecda"]["first_card"]["every_deal"] is True
+    assert cat["presets"]["uecda"]["suit_lock"] == {"joker_ends": True}
+    assert cat["presets"]["nanko"]["suit_lock"] == {"joker_ends": False}

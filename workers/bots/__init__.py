@@ -1,7 +1,8 @@
 """Bot strategies. A bot sees only its seat's view and the engine's legal moves.
 
 Interface: ``choose(view: dict, legal: list[dict], rng: random.Random, history=None) -> dict``,
-returning one of ``legal`` (the engine computes legality, the bot only chooses).
+returning one of ``legal``, or for a choose entry (a choice of cards) ``referee.instantiate(entry, ...)``
+with cards the entry allows (the engine computes legality, the bot only chooses).
 
 - ``view`` is ``state_to_json(state, viewer=seat)``: other seats' hands are ``null``.
 - ``legal`` is ``legal_moves(state, seat)`` for whatever the seat must do now (its turn, a 7-pass give, a

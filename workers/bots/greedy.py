@@ -188,9 +188,11 @@ def rank_plays(view: dict, legal: list[dict], seat: int) -> list[tuple[float, di
     """Every legal move of a turn with its greedy score, best first (pass included)."""
     ctx = Context(view, seat)
     out = []
+    leads = ctx.field is None and any(m["action"] == "play" for m in legal)
     for m in legal:
         if m["action"] == "pass":
-            out.append((pass_score(ctx), m))
+            if not leads:  # a lead pass (lead_pass) only gives the lead away
+                out.append((pass_score(ctx), m))
         else:
             out.append((play_score(m, ctx), m))
     out.sort(key=lambda x: x[0])
