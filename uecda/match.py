@@ -7,6 +7,7 @@ seats are table positions; the player at each seat changes every 3 games, which 
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import random
@@ -160,8 +161,7 @@ class Match:
             p = by_class[cls]
             give = (2, 1, 0, 0, 0)[cls]
             shown = hands[p] if cls < 3 else before[p]
-            buf = protocol.pack_table(status.apply(tables.hand_table(shown), status.Status(
-                **{**base.__dict__, "give": give})))
+            buf = protocol.pack_table(status.apply(tables.hand_table(shown), dataclasses.replace(base, give=give)))
             if give and self.players[p].remote:
                 self.players[p].question(buf)
             else:
