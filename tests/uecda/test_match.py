@@ -7,6 +7,8 @@ import referee
 from uecda.client import run_client
 from uecda.match import MatchLog
 
+from .conftest import ServerThread
+
 
 def play_match(srv, bots, seeds=None):
     results = [None] * len(bots)
@@ -90,3 +92,33 @@ def test_our_bots_can_take_seats_in_process(start_server, service):
     assert [p["name"] for p in summary["players"]][1:3] == ["mc1", "greedy2"]
     assert summary["faults"] == 0
     referee.replay(service.store.events(summary["game_id"]))
+
+
+def test_a_match_of_our_bots_alone_is_an_ordinary_game_of_the_http_api(uecda_redis_url, service):
+    """No TCP client at all: five in-process bots; the stored match reads back through the HTTP API."""
+    import tempfile
+
+    from api.app import create_app
+    from service.settings import Settings
+
+    import io
+    printed = io.StringIO()
+    srv = ServerThread(service, ["random"] * 5, games=2, seed=9, out=printed).start()
+    summary = srv.join(60)
+    first, *games = printed.getvalue().splitlines()
+    assert first.startswith(f"uecda: game {summary['game_id']} table token tbl_")
+    assert [g.split(":")[0] for g in games] == ["game 1", "game 2"]
+    assert summary["games"] == 2 and summary["faults"] == 0
+    token = next(e for e in MatchLog.read(service.store, summary["game_id"]) if e["type"] == "match_start")
+    assert token["players"][0] == {"player": 0, "name": "random0", "remote": False}
+    settings = Settings(redis_url=uecda_redis_url, data_dir=tempfile.mkdtemp(), key_prefix=service.store.prefix,
+                        queue_name="unused")
+    http = create_app(settings).test_client()
+    gid = summary["game_id"]
+    auth = {"Authorization": f"Bearer {first.rsplit(' ', 1)[1]}"}
+    r = http.get(f"/v1/games/{gid}", headers=auth)
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["deal"] == 2 and r.get_json()["phase"] == "deal_over"
+    events = http.get(f"/v1/games/{gid}/events", headers=auth).get_json()["events"]
+    assert sum(e["type"] == "move" for e in events) > 0
+    assert http.get(f"/v1/games/{gid}", headers={"Authorization": "Bearer nope"}).status_code == 401
