@@ -15,6 +15,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+from referee import InputError
 from referee.cards import cards_of, deck, parse_many
 
 from . import protocol, status, tables
@@ -257,8 +258,13 @@ class Match:
         """(True: play accepted | False: rejected or pass on a field | None: pass, field rows, effects)."""
         p = self.players[mover]
         if not p.remote:
-            p.send(buf)
-            move = p.play(self.view, seat)
+            try:
+                move = p.play(self.view, seat)
+            except Exception as exc:  # noqa: BLE001 - a bot's bug must not end the match
+                log.exception("bot %s failed", p.name)
+                self.fault(mover, "turn", f"bot error: {exc!r}")
+                self.pass_turn(seat)
+                return False, None, ()
             table = None
         else:
             try:
@@ -276,7 +282,10 @@ class Match:
         if move["action"] == "pass":
             self.pass_turn(seat)
             return None, None, ()
-        code, body = self.service.propose(self.gid, move, "table")
+        try:
+            code, body = self.service.propose(self.gid, move, "table")
+        except InputError as exc:   # a move the engine cannot even read: rejected like any bad play
+            code, body = 422, {"verdict": {"message": exc.message}}
         if code != 200:
             self.tally.rejected += 1
             log.info("game %d: player %d (%s) rejected: %s", self.game, mover, p.name, body["verdict"]["message"])
