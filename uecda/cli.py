@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import random
 import sys
 
@@ -26,7 +27,7 @@ def register(subparsers) -> None:
     c = subparsers.add_parser("uecda-client", help="enter one of our bots into a UECda server's match")
     c.add_argument("--host", default="127.0.0.1")
     c.add_argument("--port", type=int, default=protocol.PORT)
-    c.add_argument("--bot", default="mc", help="mc, greedy or random")
+    c.add_argument("--bot", default="mc", choices=("mc", "greedy", "random"))
     c.add_argument("--name", default=None)
     c.add_argument("--seed", type=int, default=None)
     c.add_argument("--connect-timeout", type=float, default=10.0, help="keep trying to connect this long (s)")
@@ -62,7 +63,7 @@ def cmd_server(args) -> int:
         embedded = start_embedded(settings.data_dir)
         url = embedded_url(embedded)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
-    out = open("/dev/null", "w") if args.quiet else sys.stdout
+    out = open(os.devnull, "w") if args.quiet else sys.stdout
     config = Config(games=args.games, seed=seed, reset_every=args.no_exchange_reset,
                     time_limit_ms=args.time_limit_ms, out=out)
     service = GameService(GameStore(connect(url), settings.key_prefix))
@@ -71,6 +72,8 @@ def cmd_server(args) -> int:
                         on_listen=lambda port: print(f"uecda: listening on {args.host}:{port}, seats "
                                                      f"{','.join(seats)}", file=sys.stderr, flush=True))
     finally:
+        if args.quiet:
+            out.close()
         if embedded is not None:
             stop_embedded(embedded)
     for p in summary["players"]:
