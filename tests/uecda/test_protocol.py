@@ -157,7 +157,7 @@ def test_exchange_tables_and_answers(start_server, service):
 
 
 def test_disconnect_and_stall_are_passes_and_the_match_goes_on(start_server, service):
-    srv = start_server(games=2, time_limit_ms=300)
+    srv = start_server(games=2, time_limit_ms=1000)
     clients, table, deals = first_turn(srv.port)
     gone, slow = clients[1], clients[2]
     gone.close()
