@@ -58,8 +58,12 @@ def accept_players(srv: socket.socket, seats: list[str], seed, accept_timeout: f
     for i, kind in enumerate(seats):
         if kind != "human":
             continue
-        conn, addr = srv.accept()
-        players[i] = handshake(conn, i)
+        while True:
+            conn, addr = srv.accept()
+            players[i] = handshake(conn, i)
+            if not players[i].peer.dead:
+                break
+            log.warning("a connection from %s:%d closed during the handshake; player %d is still free", *addr[:2], i)
         if on_accept is not None:
             on_accept(i)
         log.info("player %d: %s from %s:%d", i, players[i].name, *addr[:2])

@@ -228,6 +228,16 @@ def test_garbage_table_is_a_pass_and_the_server_survives(start_server, service):
     assert "unreadable play table" in summary_faults(service, summary)[0]["reason"]
 
 
+def test_a_connection_that_closes_during_the_handshake_does_not_take_a_seat(start_server):
+    import socket
+    srv = start_server(games=1)
+    probe = socket.create_connection(("127.0.0.1", srv.port))
+    probe.close()                                   # a port probe: connects, sends nothing, goes away
+    clients, table, deals = first_turn(srv.port)    # the five real clients are still players 0..4
+    table.play_out()
+    assert srv.join()["faults"] == 0
+
+
 def test_profile_name_is_kept(start_server, service):
     srv = start_server(games=1)
     clients = [Raw(srv.port, name) for name in ("ALPHA", "BRAVO", "CHARLIE", "DELTA", "ECHO")]
