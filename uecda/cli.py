@@ -71,6 +71,9 @@ def cmd_server(args) -> int:
         summary = serve(service, args.host, args.port, seats, config,
                         on_listen=lambda port: print(f"uecda: listening on {args.host}:{port}, seats "
                                                      f"{','.join(seats)}", file=sys.stderr, flush=True))
+    except OSError as exc:
+        print(f"uecda-server: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     finally:
         if args.quiet:
             out.close()
@@ -86,8 +89,12 @@ def cmd_client(args) -> int:
     from .client import run_client
 
     _logging()
-    summary = run_client(args.host, args.port, args.bot, name=args.name, seed=args.seed,
-                         connect_timeout=args.connect_timeout)
+    try:
+        summary = run_client(args.host, args.port, args.bot, name=args.name, seed=args.seed,
+                             connect_timeout=args.connect_timeout)
+    except OSError as exc:
+        print(f"uecda-client: cannot connect to {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     print(f"disagreements: {summary['disagreements']}")
     print(json.dumps(summary), flush=True)
     return 0 if summary.get("completed") else 1

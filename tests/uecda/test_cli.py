@@ -34,3 +34,23 @@ def test_bad_seats_are_refused_before_anything_starts(capsys):
     assert cli.main(["uecda-server", "--seats", "human,human,human,human,alphago"]) == 2
     err = capsys.readouterr().err
     assert "needs 5 entries" in err and "unknown seat 'alphago'" in err
+
+
+def test_a_busy_port_and_a_closed_port_are_clean_errors(uecda_redis_url, monkeypatch, capsys):
+    import socket
+    monkeypatch.setenv("REDIS_URL", uecda_redis_url)
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen(1)
+    port = busy.getsockname()[1]
+    try:
+        assert cli.main(["uecda-server", "--port", str(port), "--games", "1"]) == 1
+    finally:
+        busy.close()
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()
+    assert cli.main(["uecda-client", "--port", str(port), "--bot", "random", "--connect-timeout", "0.2"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot listen on" in err and "cannot connect to" in err
