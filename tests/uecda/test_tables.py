@@ -134,3 +134,23 @@ def test_the_client_judge_flags_a_wrong_turn():
     tr.on_turn(_turn(["D3"], 2, False, (1, 11, 11, 10, 10), seating, empty=False))
     assert [d["what"] for d in tr.disagreements] == ["turn table"]
     assert tr.disagreements[0]["turn"] == {"ours": 1, "server": 2}
+
+
+def test_the_client_gives_the_mc_bot_a_view_it_can_sample_deals_from():
+    import random
+
+    from referee import state_from_json
+    from uecda.client import bot_view
+    from workers.bots import mc
+    tr = Tracker(me=2)
+    seating = (0, 1, 2, 3, 4)
+    hand = ["D3", "S5", "H5", "C6", "H7", "D9", "CJ", "SQ", "HK", "DA", "C2"]
+    deal = _turn(hand, 6, False, (11, 11, 11, 10, 10), seating)
+    deal[5][0] = 1
+    tr.on_deal(deal)
+    tr.on_turn(_turn(hand, 2, True, (11, 11, 11, 10, 10), seating))
+    view = bot_view(tr.state, 2)
+    table = mc.sample_table(view, 2, random.Random(0), {})
+    full = state_from_json(table)
+    assert [p.left for p in full.players] == [11, 11, 11, 10, 10]
+    assert not any(p.unknown for p in full.players)
