@@ -9,13 +9,14 @@ import sys
 
 import api.cli
 import referee.cli
+import uecda.cli
 import workers.cli
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="referee", description="Daifugō referee")
     sub = parser.add_subparsers(dest="command", required=True)
-    for module in (referee.cli, api.cli, workers.cli):
+    for module in (referee.cli, api.cli, workers.cli, uecda.cli):
         module.register(sub)
     args = parser.parse_args(argv)
     return args.func(args) or 0
