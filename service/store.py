@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import redis
 
 BLOCK_STEP_MS = 2000  # well under the client's socket timeout
-KEYS_OF_A_GAME = ("meta", "log", "audit", "idem", "idemz")
+KEYS_OF_A_GAME = ("meta", "log", "audit", "idem", "idemz", "match")  # match: a UECda match's own log (uecda/)
 
 # Shared by the write scripts; KEYS = meta, log, audit, idem, idemz of one game.
 _LIB = """
@@ -193,17 +193,18 @@ class GameStore:
                    audit_max=settings.audit_max, idempotency_keys=settings.idempotency_keys)
 
     # --- keys ---------------------------------------------------------------
-    def _key(self, gid: str, part: str) -> str:
+    def key(self, gid: str, part: str) -> str:
+        """One of the game's keys (KEYS_OF_A_GAME): they share the game's TTL, its deletion and its cluster slot."""
         return f"{self.prefix}:{{{gid}}}:{part}"
 
     def _meta(self, gid: str) -> str:
-        return self._key(gid, "meta")
+        return self.key(gid, "meta")
 
     def _log(self, gid: str) -> str:
-        return self._key(gid, "log")
+        return self.key(gid, "log")
 
     def keys(self, gid: str) -> list[str]:
-        return [self._key(gid, part) for part in KEYS_OF_A_GAME]
+        return [self.key(gid, part) for part in KEYS_OF_A_GAME]
 
     @property
     def index_key(self) -> str:
@@ -228,7 +229,7 @@ class GameStore:
         if idem:
             pipe = self.r.pipeline(transaction=False)
             pipe.hmget(self._meta(gid), *fields)
-            pipe.hget(self._key(gid, "idem"), idem)
+            pipe.hget(self.key(gid, "idem"), idem)
             row, prior = pipe.execute()
         else:
             row, prior = self.r.hmget(self._meta(gid), *fields), None
@@ -287,7 +288,7 @@ class GameStore:
         out = [LogEntry(f["kind"], sid, json.loads(f["data"])) for sid, f in rows
                if include_rejected or f["kind"] == "event"]  # logs written before the audit stream hold both
         if include_rejected:
-            audit = self.r.xrange(self._key(gid, "audit"), min=start, max=end)
+            audit = self.r.xrange(self.key(gid, "audit"), min=start, max=end)
             out += [LogEntry(f["kind"], sid, json.loads(f["data"])) for sid, f in audit]
             out.sort(key=lambda e: _sid(e.stream_id))
         return out

@@ -51,14 +51,14 @@ class MatchLog:
     """The match's own entries (seating, exchange, results, faults), stored next to the game's log."""
 
     def __init__(self, store, gid: str):
-        self.r, self.key = store.r, f"{store.prefix}:{{{gid}}}:uecda"
+        self.r, self.key = store.r, store.key(gid, "match")
 
     def add(self, entry: dict) -> None:
         self.r.rpush(self.key, json.dumps(entry))
 
     @staticmethod
     def read(store, gid: str) -> list[dict]:
-        return [json.loads(x) for x in store.r.lrange(f"{store.prefix}:{{{gid}}}:uecda", 0, -1)]
+        return [json.loads(x) for x in store.r.lrange(store.key(gid, "match"), 0, -1)]
 
 
 class Match:

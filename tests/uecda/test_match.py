@@ -122,3 +122,7 @@ def test_a_match_of_our_bots_alone_is_an_ordinary_game_of_the_http_api(uecda_red
     events = http.get(f"/v1/games/{gid}/events", headers=auth).get_json()["events"]
     assert sum(e["type"] == "move" for e in events) > 0
     assert http.get(f"/v1/games/{gid}", headers={"Authorization": "Bearer nope"}).status_code == 401
+    match_key = service.store.key(gid, "match")
+    assert service.store.r.ttl(match_key) > 0, "the match log expires with the game"
+    assert http.delete(f"/v1/games/{gid}", headers=auth).status_code == 204
+    assert not service.store.r.exists(match_key), "and is deleted with it"
