@@ -261,7 +261,7 @@ def test_gekifugo_suggests_the_declarations_of_the_selected_cards(screen, live):
     assert page.locator("#declare details.more").count() == 1
     tap(page, "#hand .handcard[data-card='H8']")
     suggested = page.locator("#declare label.suggested")
-    assert suggested.count() >= 1
+    suggested.first.wait_for()  # the suggestions come from the legal moves, which may still be on their way
     eight = page.locator("#declare label.suggested", has=page.locator("input[value='eight_cut']"))
     assert "8切り" in eight.inner_text() and eight.locator("input").is_checked()
     assert page.locator("#declare details.more input[value='eight_cut']").count() == 0
@@ -273,6 +273,7 @@ def test_gekifugo_suggests_the_declarations_of_the_selected_cards(screen, live):
     for card in ("S5", "S7", "S9"):
         tap(page, f"#hand .handcard[data-card='{card}']")
     skip = page.locator("#declare label.suggested input[value='skip_stairs']")
+    skip.wait_for()
     assert skip.is_checked()
     tap(page, skip)
     assert not skip.is_checked()
