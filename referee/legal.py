@@ -52,7 +52,24 @@ def _sequence_slots():
     return {k: [[(sum(1 << c for c in run), run) for run in runs] for runs in v] for k, v in table.items()}
 
 
+def _grouped(slots):
+    """The sequence rows grouped by the ranks they need: [(rank masks, sizes, rows)], so that a window whose ranks
+    the hand lacks more often than it has jokers is skipped whole."""
+    out = {}
+    for shape, rows in slots.items():
+        groups = {}
+        for row in rows:
+            ranks = set()
+            for _, run in row[:1]:
+                ranks = {c // 4 for c in run}
+            groups.setdefault(tuple(sorted(ranks)), []).append(row)
+        out[shape] = [(tuple(0xF << 4 * r for r in ranks), frozenset(len(run) for row in rows for _, run in row), rows)
+                      for ranks, rows in groups.items()]
+    return out
+
+
 SEQUENCE_SLOTS = _sequence_slots()
+SEQUENCE_GROUPS = _grouped(SEQUENCE_SLOTS)
 
 
 def _sizes(st):
@@ -114,13 +131,22 @@ def _candidates(hand: int, rules, sizes=None, swaps=True) -> set[int]:
     if nj == 2 and (sizes is None or 2 in sizes):
         out.add(hand & JOKERS_MASK)
     for shape in rules.shapes:
-        for runs in SEQUENCE_SLOTS[shape]:
-            for mask, slots in runs:
-                missing = (mask & ~hand).bit_count()
-                if missing > nj:
-                    break  # longer runs from this start miss at least as many
-                if sizes is None or len(slots) in sizes:
-                    _fill(slots, mask, hand, jokers, missing, out, swaps)
+        for rank_masks, lengths, rows in SEQUENCE_GROUPS[shape]:
+            if sizes is not None and lengths.isdisjoint(sizes):
+                continue
+            lacking = 0
+            for m in rank_masks:
+                if not hand & m:
+                    lacking += 1
+            if lacking > nj:
+                continue  # the first run of every row here needs these ranks
+            for runs in rows:
+                for mask, slots in runs:
+                    missing = (mask & ~hand).bit_count()
+                    if missing > nj:
+                        break  # longer runs from this start miss at least as many
+                    if sizes is None or len(slots) in sizes:
+                        _fill(slots, mask, hand, jokers, missing, out, swaps)
     return out
 
 

@@ -162,14 +162,22 @@ def strength(c: int, reversed_order: bool) -> int:
 
 
 def _state_replacer():
-    """dataclasses.replace for State, compiled once: the engine makes several new States per move."""
+    """dataclasses.replace for State, compiled once: the engine makes several new States per move. Every slot is
+    copied through its member descriptor (no frozen __setattr__), then the changes are written over it."""
     names = [f.name for f in dataclasses.fields(State)]
-    body = "".join(f"    set_(new, {n!r}, changes.pop({n!r}) if {n!r} in changes else self.{n})\n" for n in names)
-    src = (f"def replace_state(self, changes):\n    new = new_(State)\n{body}"
-           "    if changes:\n        raise TypeError(f'State has no field(s) {sorted(changes)}')\n    return new\n")
-    scope = {"State": State, "new_": object.__new__, "set_": object.__setattr__}
+    setters = {n: getattr(State, n).__set__ for n in names}
+    copy = "".join(f"    s_{n}(new, self.{n})\n" for n in names)
+    src = (f"def replace_state(self, changes):\n    new = new_(State)\n{copy}"
+           "    for k, v in changes.items():\n        setters[k](new, v)\n    return new\n")
+    scope = {"State": State, "new_": object.__new__, "setters": _Setters(setters)}
+    scope.update({f"s_{n}": f for n, f in setters.items()})
     exec(src, scope)
     return scope["replace_state"]
+
+
+class _Setters(dict):
+    def __missing__(self, key):
+        raise TypeError(f"State has no field {key!r}")
 
 
 _replace_state = _state_replacer()
