@@ -32,13 +32,29 @@ def _declared(rule_id, declared, state) -> bool:
     return False
 
 
+# The after_play hooks read the state, the seat, the reading, the special play and the declines, never the
+# declarations: within one state their answers are kept, so the variants legal_moves judges share them.
+_raw_memo: tuple = (None, {})
+
+
+def _raw_effects(ctx) -> tuple:
+    global _raw_memo
+    st, memo = _raw_memo
+    if st is not ctx.state:
+        memo = {}
+        _raw_memo = (ctx.state, memo)
+    key = (ctx.seat, ctx.reading, ctx.special, ctx.declined)
+    raw = memo.get(key)
+    if raw is None:
+        raw = memo[key] = tuple((module, effects) for module, params in ctx.state.rules.play_hooks
+                                if (effects := module.after_play(ctx, params)))
+    return raw
+
+
 def _effects(ctx):
     rs = ctx.state.rules
     kept = []
-    for module, params in rs.play_hooks:
-        effects = module.after_play(ctx, params)
-        if not effects:
-            continue
+    for module, effects in _raw_effects(ctx):
         if rs.declarations and getattr(module, "DECLARABLE", False) and not _declared(module.ID, ctx.declared,
                                                                                       ctx.state):
             effects = [e for e in effects if isinstance(e, Unlock)]
