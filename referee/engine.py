@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from . import decisions, deals, flow
 from .cards import codes
-from .effects import (BloodyMary, Cut, JackBack, Lock, RankLock, Resurrect, Reverse, Revolution, SevenPass, Skip,
-                      TenDiscard, Unlock)
+from .effects import Unlock
 from .errors import InputError
 from .moves import parse_move
 from .play import Plan, judge_play
-from .rules import forbidden_finish, nine_reverse
 from .rules.base import Rejection
-from .state import After, Field, Pending, replace
+from .resolution import resolve, written
+from .state import Field, replace
 from .verdict import Verdict, reject
 
 CARD_ERRORS = ("invalid_cards",)
@@ -35,55 +34,13 @@ def actors(st) -> list[int]:
 
 def _apply_effects(st, plan: Plan, log):
     ctx = plan.ctx
-    seat = ctx.seat
-    queue = []
-    cut, skip = None, 0
-    revolutions = [e for e in plan.effects if isinstance(e, Revolution)]
-    if revolutions:
-        st = replace(st, revolution=not st.revolution,
-                     revolution_min=max([st.revolution_min] + [e.threshold for e in revolutions]))
-    exact_lock = any(isinstance(e, Lock) and e.exact for e in plan.effects)
-    for e in plan.effects:
-        if isinstance(e, Lock):
-            if exact_lock and not e.exact:
-                continue  # suit_lock and partial_suit_lock on the same play: the exact (stricter) lock holds
-            st = replace(st, lock_suits=e.suits, lock_kind="exact" if e.exact else "partial")
-        elif isinstance(e, Unlock):
-            st = replace(st, rank_lock=False) if e.rule == "rank_lock" else replace(st, lock_suits=0, lock_kind=None)
-        elif isinstance(e, RankLock):
-            st = replace(st, rank_lock=True)
-        elif isinstance(e, JackBack):
-            st = replace(st, jack_back=not st.jack_back)
-        elif isinstance(e, Reverse):
-            trick = nine_reverse.restores_on_flush(st.rules.params("nine_reverse"))
-            st = replace(st, direction=-st.direction, trick_reversed=st.trick_reversed != trick)
-        elif isinstance(e, BloodyMary):
-            s = seat
-            for _ in range(len(st.players) - 1):
-                s = (s + st.direction) % len(st.players)
-                if st.active(s):
-                    queue.append(Pending(s, "discard", e.count, e.rule, strongest=True, reversed=ctx.reversed))
-        elif isinstance(e, Resurrect):
-            if ctx.left_after:
-                queue.append(Pending(seat, "take", 1, e.rule))
-        elif isinstance(e, SevenPass):
-            to = st.next_active(seat)
-            if to is not None:
-                queue.append(Pending(seat, "give", e.count, e.rule, to=to))
-        elif isinstance(e, TenDiscard):
-            queue.append(Pending(seat, "discard", e.count, e.rule))
-        elif isinstance(e, Cut):
-            cut = cut or e.rule
-        elif isinstance(e, Skip):
-            skip += e.count
-    if ctx.special == "attach_revolution":
-        st = replace(st, lock_suits=0, lock_kind=None, rank_lock=False)
     went_out = ()
     if ctx.left_after == 0:
-        params = st.rules.params("forbidden_finish")
-        went_out = ((seat, forbidden_finish.why(ctx, plan.effects, params) if params else None),)
-    return replace(st, pending=tuple(queue), after=After(seat, cut=cut, skip=skip, went_out=went_out,
-                                                         cards=ctx.reading.n))
+        why = None
+        for module, params in st.rules.finish_hooks:
+            why = why or module.finish_verdict(ctx, plan.effects, params)
+        went_out = ((ctx.seat, why),)
+    return written(st, resolve(st, ctx, plan.effects), went_out)
 
 
 def _play(st, plan: Plan, log):

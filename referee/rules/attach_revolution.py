@@ -1,5 +1,5 @@
 """付け革 (attach revolution): add cards to a field of ≤3 so that together they make a 4-card revolution."""
-from ..effects import Revolution
+from ..effects import ClearLocks, Revolution
 from ..shapes import matches_as, readings, strength_key
 
 ID = "attach_revolution"
@@ -26,4 +26,4 @@ def special_play(ctx, params):
 
 
 def after_play(ctx, params):
-    return [Revolution(ID)] if ctx.special == ID else []
+    return [Revolution(ID), ClearLocks(ID)] if ctx.special == ID else []
