@@ -73,16 +73,46 @@ SEQUENCE_GROUPS = _grouped(SEQUENCE_SLOTS)
 
 
 def _sizes(st):
-    """The play sizes worth generating: the field's, and those of special plays on it."""
+    """The play sizes worth generating on the field (None: every size), and the sizes at which a special play
+    may be played without beating it (at the others, only what beats the field is generated)."""
     if st.field is None:
-        return None
-    n = st.field.reading.n
-    sizes = {n}
-    if st.rules.on("sandstorm"):
-        sizes.add(3)
-    if st.rules.on("attach_revolution") and n <= 3:
-        sizes.add(4 - n)
-    return sizes
+        return None, frozenset()
+    field = st.field.reading
+    free = set()
+    for module, params in st.rules.size_hooks:
+        free.update(module.candidate_sizes(field, params))
+    return {field.n} | free, frozenset(free)
+
+
+class _Beat:
+    """Which generated sets may beat the field: the field's shape and size, stronger in the order in force."""
+    __slots__ = ("field", "reversed", "above", "free")
+
+    def __init__(self, st, free):
+        self.field = st.field.reading
+        self.reversed = st.reversed
+        self.above = st.rules.compare == "above"
+        self.free = free
+
+    def rank(self, shape, k, r) -> bool:
+        """May a set of ``k`` cards of ``shape`` at rank ``r`` (a single or group; 13: only jokers) be listed?"""
+        f = self.field
+        if k in self.free:
+            return True
+        if f.shape != shape or f.n != k or f.wild:
+            return False
+        return r == 13 or (r < f.lo if self.reversed else r > f.lo)
+
+    def run(self, shape, k, lo, hi) -> bool:
+        """May a sequence of ``k`` cards of ``shape`` from rank ``lo`` to ``hi`` be listed?"""
+        f = self.field
+        if k in self.free:
+            return True
+        if f.shape != shape or f.n != k or f.wild:
+            return False
+        if self.above:
+            return hi < f.lo if self.reversed else lo > f.hi
+        return hi < f.hi if self.reversed else lo > f.lo
 
 
 def _attach_candidates(st, possible: int) -> set[int]:
@@ -111,13 +141,17 @@ def possible_cards(st, seat) -> int:
     return p.hand | (deck(st.rules.jokers) & ~st.seen())
 
 
-def _candidates(hand: int, rules, sizes=None, swaps=True) -> set[int]:
-    """Card sets that may form one play (the judge decides); only of ``sizes`` when given. With ``swaps``,
-    a held card of a sequence may also be left in hand and replaced by a joker."""
+def _candidates(hand: int, rules, sizes=None, swaps=True, beat: _Beat | None = None) -> set[int]:
+    """Card sets that may form one play (the judge decides); only of ``sizes`` when given, and only those that
+    ``beat`` lets through. With ``swaps``, a held card of a sequence may also be left in hand and replaced by a
+    joker."""
     jokers = cards_of(hand & JOKERS_MASK)
     nj = len(jokers)
     joker_sets = [0] + [1 << j for j in jokers] + ([hand & JOKERS_MASK] if nj == 2 else [])
-    out = {1 << c for c in cards_of(hand)} if sizes is None or 1 in sizes else set()
+    if sizes is None or 1 in sizes:
+        out = {1 << c for c in cards_of(hand) if beat is None or beat.rank("single", 1, min(c >> 2, 13))}
+    else:
+        out = set()
     for r in range(13):
         pattern = hand >> (4 * r) & 0xF
         if not pattern:
@@ -126,9 +160,9 @@ def _candidates(hand: int, rules, sizes=None, swaps=True) -> set[int]:
             sub <<= 4 * r
             for js in joker_sets:
                 k = n + js.bit_count()
-                if k >= 2 and (sizes is None or k in sizes):
+                if k >= 2 and (sizes is None or k in sizes) and (beat is None or beat.rank("group", k, r)):
                     out.add(sub | js)
-    if nj == 2 and (sizes is None or 2 in sizes):
+    if nj == 2 and (sizes is None or 2 in sizes) and (beat is None or beat.rank("group", 2, 13)):
         out.add(hand & JOKERS_MASK)
     for shape in rules.shapes:
         for rank_masks, lengths, rows in SEQUENCE_GROUPS[shape]:
@@ -145,9 +179,16 @@ def _candidates(hand: int, rules, sizes=None, swaps=True) -> set[int]:
                     missing = (mask & ~hand).bit_count()
                     if missing > nj:
                         break  # longer runs from this start miss at least as many
-                    if sizes is None or len(slots) in sizes:
+                    k = len(slots)
+                    if (sizes is None or k in sizes) and (
+                            beat is None or beat.run(shape, k, *_span(slots))):
                         _fill(slots, mask, hand, jokers, missing, out, swaps)
     return out
+
+
+def _span(slots) -> tuple[int, int]:
+    ranks = [c >> 2 for c in slots]
+    return min(ranks), max(ranks)
 
 
 def _fill(slots, mask, hand, jokers, missing, out, swaps):
@@ -192,7 +233,9 @@ def _play_moves(st, seat):
     p = st.players[seat]
     possible = possible_cards(st, seat)
     attach = _attach_candidates(st, possible)
-    for mask in _candidates(possible, rules, _sizes(st), swaps=not p.unknown) | attach:
+    sizes, free = _sizes(st)
+    beat = _Beat(st, free) if field is not None else None
+    for mask in _candidates(possible, rules, sizes, swaps=not p.unknown, beat=beat) | attach:
         if mask.bit_count() > p.left or (mask & ~p.hand).bit_count() > p.unknown:
             continue
         # attached cards are also listed without 'as': the combined field decides their reading (§10.6)

@@ -10,6 +10,11 @@ PARAMS = {}
 DECLARABLE = True
 
 
+def candidate_sizes(field, params) -> tuple:
+    """Sizes this special play may have on ``field`` whether or not it beats it."""
+    return (4 - field.n,) if field.n <= 3 else ()
+
+
 def special_play(ctx, params):
     """The combined 4-card reading that the field becomes, or None."""
     field = ctx.field

@@ -14,6 +14,11 @@ def is_sandstorm(reading) -> bool:
             and reading.rank_count(THREE) == 3)
 
 
+def candidate_sizes(field, params) -> tuple:
+    """Sizes this special play may have on ``field`` whether or not it beats it."""
+    return (3,)
+
+
 def special_play(ctx, params):
     return ctx.reading if ctx.field is not None and is_sandstorm(ctx.reading) else None
 

@@ -10,6 +10,11 @@ DECLARABLE = True
 S3 = parse("S3")
 
 
+def candidate_sizes(field, params) -> tuple:
+    """Sizes this special play may have on ``field`` whether or not it beats it."""
+    return (1,) if field.wild and field.n == 1 else ()
+
+
 def special_play(ctx, params):
     f = ctx.field
     if f is not None and f.wild and f.n == 1 and ctx.reading.mask == 1 << S3:
