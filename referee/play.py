@@ -186,7 +186,7 @@ def judge_play(state, move, with_effects=True):
         scored = [(option, _effects(option[0])) for option in best]
         option, (effects, void) = max(scored, key=lambda oe: (-len(oe[1][1]), rank(oe[0])))
     else:
-        option = max(best, key=rank)
+        option = best[0] if len(best) == 1 else max(best, key=rank)
         effects, void = _effects(option[0]) if with_effects else ((), ())
     return Plan(option[0], option[1], effects, void)
 
