@@ -152,15 +152,22 @@ def _candidates(hand: int, rules, sizes=None, swaps=True, beat: _Beat | None = N
         out = {1 << c for c in cards_of(hand) if beat is None or beat.rank("single", 1, min(c >> 2, 13))}
     else:
         out = set()
+    joker_sets = [(js, js.bit_count()) for js in joker_sets]
+    if beat is None:
+        free, beating, size = range(2, 15), (), 0
+    else:  # on a field: only what beats a group of its size, or any set at a special play's size
+        free, size = beat.free, beat.field.n
+        beating = [r for r in range(13) if beat.rank("group", size, r)]
     for r in range(13):
         pattern = hand >> (4 * r) & 0xF
         if not pattern:
             continue
+        ok = r in beating
         for sub, n in SUBSETS[pattern]:
             sub <<= 4 * r
-            for js in joker_sets:
-                k = n + js.bit_count()
-                if k >= 2 and (sizes is None or k in sizes) and (beat is None or beat.rank("group", k, r)):
+            for js, jc in joker_sets:
+                k = n + jc
+                if k >= 2 and (k in free or ok and k == size):
                     out.add(sub | js)
     if nj == 2 and (sizes is None or 2 in sizes) and (beat is None or beat.rank("group", 2, 13)):
         out.add(hand & JOKERS_MASK)
