@@ -49,9 +49,8 @@ def _play(st, plan: Plan, log):
     beneath = st.beneath
     if field is not None and ctx.special != "attach_revolution":
         beneath |= field.reading.mask
-    st = st.without(ctx.seat, ctx.reading.mask)
-    st = replace(st, field=Field(plan.field_reading, ctx.seat), beneath=beneath, trick_plays=st.trick_plays + 1,
-                 first_play=False, turn=None, idle=0)
+    st = replace(st, players=st.players_without(ctx.seat, ctx.reading.mask), field=Field(plan.field_reading, ctx.seat),
+                 beneath=beneath, trick_plays=st.trick_plays + 1, first_play=False, turn=None, idle=0)
     log.append({"kind": "play", "seat": ctx.seat, "cards": codes(ctx.reading.mask), "shape": plan.field_reading.shape,
                 "as": ctx.reading.as_map()})
     st = _apply_effects(st, plan, log)

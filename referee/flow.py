@@ -71,12 +71,13 @@ def advance_after_pass(st, passer, log):
     Under pass_until_flush the passer sits out until the flush, which comes once every active player has
     passed; a pass on an empty field (lead_pass) just moves the turn on. pass_abort counts passes in a row.
     """
-    st = replace(st, idle=st.idle + 1)
+    idle = st.idle + 1
     params = st.rules.params("pass_abort")
-    if params is not None and pass_abort.reached(st.idle, params):
-        return abort(st, log)
+    if params is not None and pass_abort.reached(idle, params):
+        return abort(replace(st, idle=idle), log)
     if st.rules.on("pass_until_flush"):
-        return _after_pass_until_flush(st, passer, log)
+        return _after_pass_until_flush(replace(st, idle=idle, passed=st.passed | 1 << passer), passer, log)
+    st = replace(st, idle=idle)
     if st.field is None:
         return replace(st, turn=st.next_active(passer))
     owner = st.field.seat
@@ -94,7 +95,6 @@ def advance_after_pass(st, passer, log):
 
 
 def _after_pass_until_flush(st, passer, log):
-    st = replace(st, passed=st.passed | 1 << passer)
     if all(st.passed >> s & 1 for s in st.active_seats()):
         if st.field is None:
             # nobody played since the lead: the same leader leads again (the seat after the last passer)

@@ -116,8 +116,19 @@ class State:
 
     def with_player(self, seat: int, **changes) -> "State":
         players = list(self.players)
-        players[seat] = dataclasses.replace(players[seat], **changes)
+        p = players[seat]
+        players[seat] = Player(p.seat, changes.pop("name", p.name), changes.pop("hand", p.hand),
+                               changes.pop("place", p.place), changes.pop("unknown", p.unknown))
+        if changes:
+            raise TypeError(f"Player has no field(s) {sorted(changes)}")
         return replace(self, players=tuple(players))
+
+    def players_without(self, seat: int, cards: int) -> tuple:
+        """The players once ``seat`` no longer holds ``cards`` (see ``without``)."""
+        players = list(self.players)
+        p = players[seat]
+        players[seat] = Player(p.seat, p.name, p.hand & ~cards, p.place, p.unknown - (cards & ~p.hand).bit_count())
+        return tuple(players)
 
     def hand(self, seat: int) -> int:
         return self.players[seat].hand
@@ -149,8 +160,7 @@ class State:
 
     def without(self, seat: int, cards: int) -> "State":
         """``seat`` no longer holds ``cards`` (seen ones leave its hand, the rest its unknown count)."""
-        p = self.players[seat]
-        return self.with_player(seat, hand=p.hand & ~cards, unknown=p.unknown - (cards & ~p.hand).bit_count())
+        return replace(self, players=self.players_without(seat, cards))
 
 
 def strength(c: int, reversed_order: bool) -> int:
