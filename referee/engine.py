@@ -34,7 +34,7 @@ def actors(st) -> list[int]:
 
 def _apply_effects(st, plan: Plan, log):
     ctx = plan.ctx
-    went_out = ()
+    went_out: tuple = ()
     if ctx.left_after == 0:
         why = None
         for module, params in st.rules.finish_hooks:

@@ -13,6 +13,7 @@ makes one.
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from itertools import combinations, permutations
 
 from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, card, cards_of, codes, deck, rank_mask
@@ -147,15 +148,16 @@ def _candidates(hand: int, rules, sizes=None, swaps=True, beat: _Beat | None = N
     joker."""
     jokers = cards_of(hand & JOKERS_MASK)
     nj = len(jokers)
-    joker_sets = [0] + [1 << j for j in jokers] + ([hand & JOKERS_MASK] if nj == 2 else [])
+    sets = [0] + [1 << j for j in jokers] + ([hand & JOKERS_MASK] if nj == 2 else [])
+    joker_sets = [(js, js.bit_count()) for js in sets]
     if sizes is None or 1 in sizes:
         out = {1 << c for c in cards_of(hand) if beat is None or beat.rank("single", 1, min(c >> 2, 13))}
     else:
         out = set()
-    joker_sets = [(js, js.bit_count()) for js in joker_sets]
-    if beat is None:
-        free, beating, size = range(2, 15), (), 0
-    else:  # on a field: only what beats a group of its size, or any set at a special play's size
+    free: Collection[int] = range(2, 15)
+    beating: Collection[int] = ()
+    size = 0
+    if beat is not None:  # on a field: only what beats a group of its size, or any set at a special play's size
         free, size = beat.free, beat.field.n
         beating = [r for r in range(13) if beat.rank("group", size, r)]
     for r in range(13):

@@ -7,7 +7,7 @@ from .cards import codes
 from .effects import Lock, Unlock, ordered
 from .rules import DECLARABLE, RULES
 from .rules.base import PlayContext, Rejection
-from .shapes import SEQUENCES, SHAPE_PRIORITY, beats, loose, matches_as, part, readings, strength_key
+from .shapes import SEQUENCES, SHAPE_PRIORITY, Reading, beats, loose, matches_as, part, readings, strength_key
 
 SHAPE_NAMES = {"loose": "loose cards", "single": "a single", "group": "a group", "stairs": "stairs", "skip_stairs": "skip stairs",
                "double_stairs": "double stairs", "emperor": "an emperor", "skip_emperor": "a skip emperor"}
@@ -19,7 +19,7 @@ PROGRESS = {"invalid_cards": 0, "shape_mismatch": 1, "undeclared": 2, "too_weak"
 @dataclass(frozen=True, slots=True)
 class Plan:
     ctx: PlayContext
-    field_reading: object         # what the field becomes (the combined cards for an attach revolution)
+    field_reading: Reading        # what the field becomes (the combined cards for an attach revolution)
     effects: tuple
     void: tuple
 

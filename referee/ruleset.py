@@ -76,7 +76,7 @@ def build_ruleset(preset: str = "uecda", overrides=None) -> Ruleset:
     hit = _cache.get(key)
     if hit is not None:
         return hit
-    chosen = {rid: dict(p) for rid, p in PRESETS[preset].items()}
+    chosen: dict[str, dict] = {rid: dict(p) for rid, p in PRESETS[preset].items()}
     for rid, value in overrides.items():
         if rid not in RULES:
             raise InputError("bad_rules", f"unknown rule id {rid!r}: GET /v1/rules lists them")

@@ -3,8 +3,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .cards import rank_of
+from .shapes import Reading
+
+if TYPE_CHECKING:
+    from .ruleset import Ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +42,7 @@ class Pending:
 
 @dataclass(frozen=True, slots=True)
 class Field:
-    reading: object               # shapes.Reading
+    reading: Reading
     seat: int
 
 
@@ -54,7 +59,7 @@ class After:
 
 @dataclass(frozen=True, slots=True)
 class State:
-    rules: object                 # ruleset.Ruleset
+    rules: Ruleset
     players: tuple
     seq: int = 0
     deal: int = 1

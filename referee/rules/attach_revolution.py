@@ -6,7 +6,7 @@ ID = "attach_revolution"
 NAME_JA = "付け革"
 SUMMARY = ("On a field of 3 cards or fewer, play cards that together with the field form a legal 4-card group or "
            "stairs (exactly 4, no 2-3 link): a revolution, and the 4 cards become the field.")
-PARAMS = {}
+PARAMS: dict = {}
 DECLARABLE = True
 
 

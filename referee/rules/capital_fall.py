@@ -3,7 +3,7 @@ ID = "capital_fall"
 NAME_JA = "都落ち"
 SUMMARY = ("From the second deal: if a player other than the previous deal's top finishes first, the previous top "
            "is ranked last at once and its cards are discarded; the deal goes on without it.")
-PARAMS = {}
+PARAMS: dict = {}
 
 
 def fallen(previous_places, first_seat):

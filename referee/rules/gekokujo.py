@@ -3,7 +3,7 @@ ID = "gekokujo"
 NAME_JA = "下剋上"
 SUMMARY = ("From the second deal: if the previous deal's last player finishes first, the deal ends at once and the "
            "final places are the previous deal's turned upside down (before capital fall).")
-PARAMS = {}
+PARAMS: dict = {}
 
 
 def upside_down(previous_places, first_seat):

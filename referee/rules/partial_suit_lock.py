@@ -7,7 +7,7 @@ ID = "partial_suit_lock"
 NAME_JA = "片縛り"
 SUMMARY = ("When a multi-card play shares at least one suit with the multi-card play it beats, every play until "
            "the flush must contain the shared suits.")
-PARAMS = {}
+PARAMS: dict = {}
 DECLARABLE = True
 
 

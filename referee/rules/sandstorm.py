@@ -4,7 +4,7 @@ from ..effects import Cut
 ID = "sandstorm"
 NAME_JA = "砂嵐 (3枚返し)"
 SUMMARY = "Exactly three 3s without jokers can be played on any field; the field flushes and the player leads."
-PARAMS = {}
+PARAMS: dict = {}
 DECLARABLE = True
 THREE = 0
 

@@ -5,7 +5,7 @@ from ..effects import Cut
 ID = "spade3"
 NAME_JA = "スペ3"
 SUMMARY = "A single ♠3 beats a lone joker (played as a joker); the field flushes and the ♠3's player leads."
-PARAMS = {}
+PARAMS: dict = {}
 DECLARABLE = True
 S3 = parse("S3")
 
