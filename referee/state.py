@@ -57,7 +57,7 @@ class After:
     cards: int = 0                # cards the play put down (a cut back needs as many jokers); 0: the field's size
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no __slots__: a copy is one __dict__ update (the engine copies it several times a ply)
 class State:
     rules: Ruleset
     players: tuple
@@ -176,26 +176,19 @@ def strength(c: int, reversed_order: bool) -> int:
     return 12 - r if reversed_order else r
 
 
-def _state_replacer():
-    """dataclasses.replace for State, compiled once: the engine makes several new States per move. Every slot is
-    copied through its member descriptor (no frozen __setattr__), then the changes are written over it."""
-    names = [f.name for f in dataclasses.fields(State)]
-    setters = {n: getattr(State, n).__set__ for n in names}
-    copy = "".join(f"    s_{n}(new, self.{n})\n" for n in names)
-    src = (f"def replace_state(self, changes):\n    new = new_(State)\n{copy}"
-           "    for k, v in changes.items():\n        setters[k](new, v)\n    return new\n")
-    scope = {"State": State, "new_": object.__new__, "setters": _Setters(setters)}
-    scope.update({f"s_{n}": f for n, f in setters.items()})
-    exec(src, scope)
-    return scope["replace_state"]
+_FIELDS = frozenset(f.name for f in dataclasses.fields(State))
+_new = object.__new__
 
 
-class _Setters(dict):
-    def __missing__(self, key):
-        raise TypeError(f"State has no field {key!r}")
-
-
-_replace_state = _state_replacer()
+def _replace_state(self: State, changes: dict) -> State:
+    """dataclasses.replace for State without re-running __init__: the engine makes several new States per move."""
+    if not _FIELDS.issuperset(changes):
+        raise TypeError(f"State has no field(s) {sorted(set(changes) - _FIELDS)}")
+    new = _new(State)
+    d = new.__dict__
+    d.update(self.__dict__)
+    d.update(changes)
+    return new
 
 
 def replace(obj, **changes):
