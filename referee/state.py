@@ -135,6 +135,11 @@ class State:
         players[seat] = Player(p.seat, p.name, p.hand & ~cards, p.place, p.unknown - (cards & ~p.hand).bit_count())
         return tuple(players)
 
+    def free_places(self) -> list[int]:
+        """The places nobody holds yet, best first."""
+        taken = {p.place for p in self.players if p.place is not None}
+        return [k for k in range(1, len(self.players) + 1) if k not in taken]
+
     def hand(self, seat: int) -> int:
         return self.players[seat].hand
 
