@@ -16,7 +16,7 @@ import random
 from collections.abc import Collection
 from itertools import combinations, permutations
 
-from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, card, cards_of, codes, deck, rank_mask
+from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, card, cards_of, codes, deck
 from .decisions import _allowed, strongest_split, window
 from .moves import Move
 from .play import judge_play
@@ -116,21 +116,12 @@ class _Beat:
         return hi < f.hi if self.reversed else lo > f.lo
 
 
-def _attach_candidates(st, possible: int) -> set[int]:
-    """Card sets that, with the field, make the 4 cards of an attach revolution (alone they may be no play)."""
-    f = st.field.reading if st.field else None
-    if f is None or f.wild or f.n > 3 or not st.rules.on("attach_revolution"):
-        return set()
-    pool = possible & JOKERS_MASK
-    for r, s in f.eff:
-        pool |= possible & rank_mask(r)
-        pool |= possible & sum(1 << card(x, s) for x in range(max(0, f.lo - 3), min(12, f.hi + 3) + 1))
-    out = set()
-    for combo in combinations(cards_of(pool), 4 - f.n):
-        mask = sum(1 << c for c in combo)
-        if any(r.shape in ("group", "stairs") and not r.wild
-               for r in readings(f.mask | mask, frozenset({"stairs"}))):
-            out.add(mask)
+def _joined_candidates(st, possible: int) -> set[int]:
+    """Card sets that a special play joins to the field (alone they may be no play): the extra_candidates hooks."""
+    out: set[int] = set()
+    if st.field is not None:
+        for module, params in st.rules.extra_hooks:
+            out |= module.extra_candidates(st.field.reading, possible, params)
     return out
 
 
@@ -216,7 +207,7 @@ def _fill(slots, mask, hand, jokers, missing, out, swaps):
 
 def _outcome_readings(mask, rules):
     """One reading per distinct outcome: suits of stand-ins matter only when suit locks are on."""
-    suits_matter = rules.on("suit_lock") or rules.on("partial_suit_lock")
+    suits_matter = rules.suits_matter
     seen, out = set(), []
     for r in readings(mask, rules.shapes, rules.min_stairs):
         key = (r.shape, r.lo, r.hi, r.suits if suits_matter else 0, r.eff if suits_matter else
@@ -241,7 +232,7 @@ def _play_moves(st, seat):
     moves, seen = [], set()
     p = st.players[seat]
     possible = possible_cards(st, seat)
-    attach = _attach_candidates(st, possible)
+    attach = _joined_candidates(st, possible)
     sizes, free = _sizes(st)
     beat = _Beat(st, free) if field is not None else None
     for mask in _candidates(possible, rules, sizes, swaps=not p.unknown, beat=beat) | attach:
@@ -259,8 +250,9 @@ def _play_moves(st, seat):
                 variants.append((shape_decl, ()))
             else:
                 variants.append(((), ()))
-                if rules.on("jack_back") and rules.params("jack_back")["optional"] and reading.has_rank(8):
-                    variants.append(((), ("jack_back",)))
+                for module, params in rules.decline_hooks:
+                    if module.declines(reading, params):
+                        variants.append(((), (module.ID,)))
             for declare, decline in variants:
                 move = Move(seat, "play", mask, tuple(sorted(reading.jokers)), frozenset(declare),
                             frozenset(decline))

@@ -10,7 +10,8 @@ MAX_PLAYERS = 8  # seats a game may have (2 to 8)
 
 class Ruleset:
     __slots__ = ("preset", "_params", "shapes", "compare", "min_stairs", "declarations", "jokers", "legality_hooks",
-                 "special_hooks", "play_hooks", "finish_hooks", "size_hooks", "on_finish_hooks", "flush_on_finish", "_key")
+                 "special_hooks", "play_hooks", "finish_hooks", "size_hooks", "on_finish_hooks", "flush_on_finish",
+                 "extra_hooks", "decline_hooks", "suits_matter", "_key")
 
     def __init__(self, preset: str, params: dict):
         self.preset = preset
@@ -30,6 +31,10 @@ class Ruleset:
         self.on_finish_hooks = tuple(sorted(((m, params[m.ID]) for m in on if hasattr(m, "on_finish")),
                                             key=lambda mp: getattr(mp[0], "ON_FINISH_ORDER", 0)))
         self.flush_on_finish = any(getattr(m, "FLUSHES_ON_FINISH", False) for m in on)
+        self.extra_hooks = tuple((m, params[m.ID]) for m in on if hasattr(m, "extra_candidates"))
+        self.decline_hooks = tuple((m, params[m.ID]) for m in on
+                                   if hasattr(m, "declines") and m.declinable(params[m.ID]))
+        self.suits_matter = any(getattr(m, "SUITS_MATTER", False) for m in on)
         self._key = (preset, tuple(sorted((k, tuple(sorted(v.items()))) for k, v in params.items())))
 
     def on(self, rule_id: str) -> bool:
