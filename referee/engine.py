@@ -7,7 +7,7 @@ from .cards import codes
 from .effects import Unlock
 from .errors import InputError
 from .moves import parse_move
-from .play import Plan, judge_play
+from .play import Plan, joins_field, judge_play
 from .rules.base import Rejection
 from .resolution import resolve, written
 from .state import Field, replace
@@ -47,7 +47,7 @@ def _play(st, plan: Plan, log):
     ctx = plan.ctx
     field = st.field
     beneath = st.beneath
-    if field is not None and ctx.special != "attach_revolution":
+    if field is not None and not joins_field(ctx.special):
         beneath |= field.reading.mask
     st = replace(st, players=st.players_without(ctx.seat, ctx.reading.mask), field=Field(plan.field_reading, ctx.seat),
                  beneath=beneath, trick_plays=st.trick_plays + 1, first_play=False, turn=None, idle=0)

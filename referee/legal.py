@@ -19,7 +19,7 @@ from itertools import combinations, permutations
 from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, card, cards_of, codes, deck
 from .decisions import _allowed, strongest_split, window
 from .moves import Move
-from .play import judge_play
+from .play import joins_field, judge_play
 from .rules import DECLARABLE
 from .rules.base import PlayContext, Rejection
 from .shapes import SEQUENCES, beats, loose, readings
@@ -258,7 +258,7 @@ def _play_moves(st, seat):
                             frozenset(decline))
                 plan = judge_play(st, move, with_effects=rules.declarations)
                 if isinstance(plan, Rejection) or (plan.ctx.reading.shape != reading.shape
-                                                   and plan.ctx.special != "attach_revolution"):
+                                                   and not joins_field(plan.ctx.special)):
                     continue
                 move = move.to_json()
                 if rules.declarations:

@@ -24,6 +24,11 @@ class Plan:
     void: tuple
 
 
+def joins_field(special) -> bool:
+    """Did the special play that admitted a play join its cards to the field's (JOINS_FIELD: attach revolution)?"""
+    return special is not None and getattr(RULES.get(special), "JOINS_FIELD", False)
+
+
 def _declared(rule_id, declared, state) -> bool:
     if rule_id in declared:
         return True
@@ -67,7 +72,7 @@ def _effects(ctx):
         void = tuple(sorted(d for d in ctx.declared if (
             d not in fired and d not in SEQUENCES and not (
                 d == "counter_revolution" and "revolution" in fired and ctx.state.revolution)) or (
-            d in SEQUENCES and d != ctx.reading.shape and ctx.special != "attach_revolution")))
+            d in SEQUENCES and d != ctx.reading.shape and not joins_field(ctx.special))))
     return tuple(ordered(kept)), void
 
 
@@ -138,7 +143,7 @@ def judge_play(state, move, with_effects=True):
     cands = readings(move.cards, rs.shapes, rs.min_stairs)
     if move.as_map:
         cands = [r for r in cands if matches_as(r, move.as_map)]
-    if not cands and state.field is not None and rs.on("attach_revolution"):
+    if not cands and state.field is not None and rs.extra_hooks:
         cands = [loose(move.cards)]  # attached cards need only form a shape together with the field
     if not cands:
         names = ", ".join(SHAPE_NAMES[s] for s in ("single", "group") + tuple(sorted(rs.shapes)))

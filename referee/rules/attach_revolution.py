@@ -11,6 +11,7 @@ SUMMARY = ("On a field of 3 cards or fewer, play cards that together with the fi
            "stairs (exactly 4, no 2-3 link): a revolution, and the 4 cards become the field.")
 PARAMS: dict = {}
 DECLARABLE = True
+JOINS_FIELD = True  # the played cards and the field's become one 4-card field
 
 
 def candidate_sizes(field, params) -> tuple:
