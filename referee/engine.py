@@ -25,11 +25,25 @@ def actors(st) -> list[int]:
     if st.pending:
         head = st.pending[0]
         if head.action == "cut_back":
-            return [p.seat for p in decisions.window(st)]
+            seats = [p.seat for p in decisions.window(st)]
+            return seats + [st.turn] if st.turn is not None and st.turn not in seats else seats
         return [head.seat]
     if st.phase == "play" and st.turn is not None:
         return [st.turn]
     return []
+
+
+def leads_through_window(st, mv) -> bool:
+    """The next leader plays (or passes, with lead_pass) during the cut-back window: its lead closes it."""
+    if not st.pending or st.pending[0].action != "cut_back" or mv.seat != st.turn:
+        return False
+    in_window = any(p.seat == mv.seat for p in decisions.window(st))
+    return mv.action == "play" or (mv.action == "pass" and not in_window)
+
+
+def close_window(st, log):
+    """Nobody cut back before the lead: the cut resolves as if every seat had declined."""
+    return _proceed(replace(st, pending=()), log)
 
 
 def _apply_effects(st, plan: Plan, log):
@@ -124,27 +138,30 @@ def apply(st, move):
         raise InputError("bad_move", f"seat must be 0 to {len(st.players) - 1}, not {mv.seat}")
     log = []
     plan = None
+    before = st
+    if leads_through_window(st, mv):
+        st = close_window(st, log)
     rejected = _turn_rejection(st, mv)
     if rejected is not None:
-        return rejected, st, []
+        return rejected, before, []
     if st.pending:
         rej = decisions.judge(st, mv)
         if rej is not None:
-            return _rejection(rej), st, []
+            return _rejection(rej), before, []
         new = _proceed(decisions.apply(st, mv, log), log)
     elif mv.action == "play":
         plan = judge_play(st, mv)
         if isinstance(plan, Rejection):
-            return _rejection(plan), st, []
+            return _rejection(plan), before, []
         new = _play(st, plan, log)
     elif mv.action == "pass":
         if st.field is None and not st.rules.on("lead_pass"):
             return reject("must_play", "you lead on an empty field: you must play (passing is not allowed; "
-                          "lead_pass is off)", "lead_pass"), st, []
+                          "lead_pass is off)", "lead_pass"), before, []
         new = _pass(st, mv.seat, log)
     else:
         return reject("not_allowed", f"there is nothing to {mv.action} now: it is seat {mv.seat}'s turn to play "
-                      "or pass"), st, []
+                      "or pass"), before, []
     extra = [x["rule"] for x in log if x.get("kind") in ("finish", "capital_fall", "gekokujo") and x.get("rule")]
     message, effects = _summary(mv.seat, mv, plan, extra)
     verdict = Verdict(True, None, message, effects, plan.ctx.reading.as_map() if plan else {},

@@ -5,7 +5,7 @@ Every function takes a State and returns a new one; ``log`` collects what happen
 from __future__ import annotations
 
 
-from .cards import JOKERS_MASK
+from .cards import JOKERS_MASK, deck
 from .rules import cut_back, pass_abort
 from .state import Pending, replace
 
@@ -194,16 +194,19 @@ def resolve(st, log):
 
 
 def open_cut_back_window(st):
-    """Right after a cut, the seats holding enough jokers may cut back (切り返し)."""
+    """Right after a cut, every other active seat may cut back (切り返し); ``turn`` names the seat that leads
+    if nobody does (it may lead at once, closing the window)."""
     a = st.after
     n = a.cards or (st.field.reading.n if st.field else 0)
-    unseen_jokers = (JOKERS_MASK & ~st.seen()).bit_count()
-    seats = [s for s in st.active_seats() if s != a.seat and n > 0 and
-             (st.hand(s) & JOKERS_MASK).bit_count() + min(st.players[s].unknown, unseen_jokers) >= n]
+    played = st.beneath | st.discard | (st.field.reading.mask if st.field else 0)
+    unplayed = (JOKERS_MASK & deck(st.rules.jokers) & ~played).bit_count()
+    seats = cut_back.offered_to({s: st.left(s) for s in st.active_seats()}, a.seat, n, unplayed)
     st = replace(st, after=replace(a, window_done=True))
-    if seats:
-        st = replace(st, pending=tuple(Pending(s, "cut_back", n, cut_back.ID) for s in seats))
-    return st
+    if not seats:
+        return st
+    after = resolve(st, [])
+    leader = after.turn if after.phase == "play" and not after.pending else None
+    return replace(st, turn=leader, pending=tuple(Pending(s, "cut_back", n, cut_back.ID) for s in seats))
 
 
 def proceed(st, log, normalize, start_play):

@@ -18,6 +18,7 @@ from itertools import combinations, permutations
 
 from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, card, cards_of, codes, deck
 from .decisions import _allowed, strongest_split, window
+from .engine import close_window
 from .moves import Move
 from .play import joins_field, judge_play
 from .rules import DECLARABLE
@@ -366,7 +367,12 @@ def covers(entry: dict, move: dict) -> bool:
 
 def legal_moves(st, seat: int) -> list[dict]:
     if st.pending:
-        return _decision_moves(st, seat)
+        moves = _decision_moves(st, seat)
+        if st.pending[0].action == "cut_back" and seat == st.turn:
+            # the next leader may lead at once, closing the cut-back window
+            lead = legal_moves(close_window(st, []), seat)
+            moves += [m for m in lead if not (moves and m["action"] == "pass")]
+        return moves
     if st.phase != "play" or st.turn != seat:
         return []
     moves = _play_moves(st, seat)

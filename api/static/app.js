@@ -13,6 +13,8 @@ const S = {
   state: null, seq: -1, legal: null, actAs: null,
   selected: new Set(), chosen: null, ticked: new Set(),
   log: [], streamGen: 0, streamAbort: null, refreshing: false, dirty: false,
+  bannerSeq: -1, evSeq: -1, banners: [], bannerTimer: null, lastTrick: null, offline: false, resultDeal: null, standings: null,
+  focusCard: null, kbdOption: -1,
   replay: { events: [], seq: 0, timer: null },
 };
 
@@ -68,11 +70,13 @@ function link(view, id, token) {
 function go(view, id, token) { location.hash = id ? link(view, id, token) : `#${view}`; }
 
 async function route() {
+  const hash = location.hash;
   const h = parseHash();
   let view = ["new", "table", "replay", "judge"].includes(h.view) ? h.view : "new";
   if (h.game && h.token) {
     localStorage.setItem("daifugo.last", JSON.stringify({ game: h.game, token: h.token }));
     if (!S.game || S.game.id !== h.game || S.game.token !== h.token) await openGame(h.game, h.token);
+    if (location.hash !== hash) return;  // the player went elsewhere meanwhile: that route() decides the view
   } else if ((view === "table" || view === "replay") && !S.game) {
     const last = JSON.parse(localStorage.getItem("daifugo.last") || "null");
     if (last) { go(view, last.game, last.token); return; }
@@ -104,22 +108,18 @@ function cardEl(code, cls = "") {
   return el;
 }
 function cardsText(cards) {
-  if (typeof cards === "number") return `${cards} ${t("hidden")}`;
-  return (cards || []).map((c) => (c.startsWith("JK") ? c : (SUITS[c[0]] || c[0]) + (c[1] === "T" ? "10" : c.slice(1)))).join(" ");
+  if (typeof cards === "number") return t("n_cards", { n: cards });
+  return cardsWords(cards);
 }
-function ruleName(id) {
-  const r = S.catalog && S.catalog.rules.find((x) => x.id === id);
-  return r ? `${r.name_ja} (${id})` : id;
-}
+function ruleName(id) { return ruleLabel(id, S.state); }
 function ruleChip(id) {
   const el = document.createElement("span");
   el.className = "chip";
   const r = S.catalog && S.catalog.rules.find((x) => x.id === id);
-  el.textContent = r ? r.name_ja : id;
-  el.title = r ? `${id}: ${r.description}` : id;
+  el.textContent = ruleLabel(id, S.state);
+  el.title = r ? `${id}: ${ruleDesc(r)}` : id;
   return el;
 }
-
 // ---------------------------------------------------------------- create
 async function loadCatalog() {
   const [cat, cfg] = await Promise.all([api("/v1/rules"), api("/web/config.json")]);
@@ -144,14 +144,20 @@ function renderRules() {
     const on = pr[r.id] !== false && pr[r.id] !== undefined;
     const row = document.createElement("label");
     row.className = "rule";
-    row.innerHTML = `<input type="checkbox" data-rule="${r.id}"> <span class="ja">${r.name_ja}</span> <code>${r.id}</code>` +
-      `${r.declarable ? ' <span class="tag">宣言</span>' : ""}<small>${escapeHtml(r.description)}</small>`;
+    row.innerHTML = `<input type="checkbox" data-rule="${r.id}"> <span class="ja">${escapeHtml(ruleLabel(r.id, { rules: pr }))}</span> <code>${r.id}</code>` +
+      `${r.declarable ? ' <span class="tag">宣言</span>' : ""}<small>${escapeHtml(ruleDesc(r))}</small>`;
     const cb = $("input", row);
     cb.checked = r.id in keep ? keep[r.id] : on;
     if (r.id in keep) cb.dataset.touched = "1";
-    cb.addEventListener("change", () => { cb.dataset.touched = "1"; });
+    cb.addEventListener("change", () => { cb.dataset.touched = "1"; rulesSummary(); });
     box.appendChild(row);
   }
+  rulesSummary();
+}
+// The folded rules list says what it holds: on a phone the list is closed, so Create game stays near the seats.
+function rulesSummary() {
+  const all = $$("input[data-rule]");
+  $("#rules-summary").textContent = `${$("#preset").value}: ${all.filter((c) => c.checked).length} / ${all.length}`;
 }
 function addSeat(name, bot) {
   const box = $("#seats");
@@ -210,8 +216,9 @@ async function createGame(ev) {
   afterCreate(res.data, players, table);
 }
 function afterCreate(g, players, table) {
+  const bots = players ? players.map((p) => p.bot || null) : [];
   remember(g.game_id, { table_token: g.table_token, seat_tokens: g.seat_tokens,
-    names: g.state.players.map((p) => p.name), bots: players ? players.map((p) => p.bot || null) : [], preset: g.state.preset });
+    names: g.state.players.map((p) => p.name), bots, preset: g.state.preset, table: !!table });
   $("#created").hidden = false;
   $("#created-id").textContent = g.game_id;
   const ul = $("#created-links");
@@ -224,13 +231,23 @@ function afterCreate(g, players, table) {
     li.appendChild(a);
     ul.appendChild(li);
   };
-  add(t("table_token"), g.table_token);
   g.state.players.forEach((p, i) => {
     if (!players || !players[i] || !players[i].bot) add(t("seat_link", { n: i, name: p.name }), g.seat_tokens[i]);
   });
+  add(t("table_link"), g.table_token);
   const human = players ? players.findIndex((p) => !p.bot) : -1;
   if (table || human < 0) go("table", g.game_id, g.table_token);
   else go("table", g.game_id, g.seat_tokens[human]);
+}
+// The seats of a saved game that are the player's own: the human seats it created, or seat links it opened.
+function mySeats(g) {
+  const out = [];
+  (g.seat_tokens || []).forEach((tok, i) => { if (tok && !(g.bots || [])[i] && !g.table) out.push([i, tok]); });
+  Object.keys(g).forEach((k) => {
+    const m = /^seat(\d+)$/.exec(k);
+    if (m && !out.some(([i]) => i === Number(m[1]))) out.push([Number(m[1]), g[k]]);
+  });
+  return out.sort((a, b) => a[0] - b[0]);
 }
 function renderKnown() {
   const ul = $("#known-games");
@@ -238,12 +255,29 @@ function renderKnown() {
   const all = Object.entries(known()).sort((a, b) => b[1].at - a[1].at).slice(0, 8);
   for (const [id, g] of all) {
     const li = document.createElement("li");
-    li.innerHTML = `<code>${id.slice(0, 8)}</code> ${escapeHtml(g.preset || "")} ${escapeHtml((g.names || []).join(", "))} `;
-    const a = document.createElement("a");
-    a.href = link("table", id, g.table_token); a.textContent = t("nav_table");
-    const b = document.createElement("a");
-    b.href = link("replay", id, g.table_token); b.textContent = t("nav_replay");
-    li.append(a, " · ", b);
+    li.dataset.game = id;
+    li.innerHTML = `<code>${id.slice(0, 8)}</code> <span>${escapeHtml(g.preset || "")} · ${escapeHtml((g.names || []).join(", "))}</span>`;
+    const seats = mySeats(g);
+    for (const [i, tok] of seats) {
+      const a = document.createElement("a");
+      a.className = "seatlink";
+      a.href = link("table", id, tok);
+      a.textContent = t("your_seat", { n: i, name: (g.names || [])[i] || "" });
+      li.append(a);
+    }
+    if (!seats.length) li.insertAdjacentHTML("beforeend", `<span class="muted">${t("no_seat")}</span>`);
+    const tok = seats.length ? seats[0][1] : g.table_token;
+    if (tok) {
+      const b = document.createElement("a");
+      b.href = link("replay", id, tok); b.textContent = t("nav_replay");
+      li.append(b);
+    }
+    if (g.table_token) {
+      const a = document.createElement("a");
+      a.className = "tablelink";
+      a.href = link("table", id, g.table_token); a.textContent = t("table_link");
+      li.append(a);
+    }
     ul.appendChild(li);
   }
 }
@@ -264,6 +298,7 @@ async function openGame(id, token) {
   S.game = { id, token, viewer: null };
   S.lastSync = S.lastBeat = Date.now();
   S.state = null; S.log = []; S.selected.clear(); S.chosen = null; S.legal = null; S.replay.state = null;
+  S.banners = []; S.lastTrick = null; S.resultDeal = null; S.standings = null; S.offline = false;
   const res = await api(`/v1/games/${id}`, { token });
   if (!res.ok) {
     $("#game-title").textContent = errText(res);
@@ -274,10 +309,12 @@ async function openGame(id, token) {
   S.actAs = S.game.viewer === "table" ? null : S.game.viewer;
   S.state = res.data;
   S.seq = Number(res.headers.get("X-Referee-Seq"));
+  S.bannerSeq = S.evSeq = S.seq;  // history is in the log; banners are for what happens from now on
   remember(id, S.game.viewer === "table" ? { table_token: token, preset: S.state.preset, names: S.state.players.map((p) => p.name) }
     : { [`seat${S.game.viewer}`]: token, preset: S.state.preset, names: S.state.players.map((p) => p.name) });
-  const ev = await api(`/v1/games/${id}/events?after=${Math.max(-1, S.seq - 30)}`, { token });
+  const ev = await api(`/v1/games/${id}/events?after=${Math.max(-1, S.seq - 40)}`, { token });
   if (ev.ok) S.log = ev.data.events.filter((e) => e.type !== "game_created");
+  if (S.state.phase === "deal_over") S.resultDeal = S.state.deal;  // a finished deal reopened: the table, not the result
   setupSeatSwitch();
   await refreshLegal();
   renderGame();
@@ -341,17 +378,59 @@ function onSse(block) {
   let data = null;
   for (const line of block.split("\n")) if (line.startsWith("data: ")) data = line.slice(6);
   if (!data) return;
-  const ev = JSON.parse(data);
-  if (S.log.some((e) => e.seq === ev.seq && e.type === ev.type)) return;
-  S.log.push(ev);
-  if (S.log.length > 200) S.log.splice(0, S.log.length - 200);
+  ingest([JSON.parse(data)]);
   refresh();
+}
+// New events: into the log, and the moments worth a banner (once each, in order).
+function ingest(evs) {
+  for (const ev of evs) {
+    if (typeof ev.seq === "number") S.evSeq = Math.max(S.evSeq, ev.seq);
+    if (S.log.some((e) => e.seq === ev.seq && e.type === ev.type)) continue;
+    S.log.push(ev);
+    if (ev.seq > S.bannerSeq) {
+      S.bannerSeq = ev.seq;
+      const st = S.state;
+      bannersFor(ev, st).forEach((b) => S.banners.push(b));
+      const outs = ev.outcome || [];
+      if (outs.some((o) => o.kind === "flush")) {
+        const play = outs.find((o) => o.kind === "play");
+        const cards = play ? play.cards : (st && st.field ? st.field.cards : null);
+        if (cards && cards.length) S.lastTrick = { cards, as: play ? play.as : (st.field.as || {}), seat: play ? play.seat : st.field.seat, until: Date.now() + 2500 };
+      }
+      if (ev.type === "deal_started") S.lastTrick = null;
+    }
+  }
+  S.log.sort((a, b) => (typeof a.seq === "number" ? a.seq : 1e9) - (typeof b.seq === "number" ? b.seq : 1e9));
+  if (S.log.length > 200) S.log.splice(0, S.log.length - 200);
+  pumpBanners();
+}
+function pumpBanners() {
+  if (S.bannerTimer || !S.banners.length) return;
+  const b = S.banners.shift();
+  const el = $("#banner");
+  el.innerHTML = `${escapeHtml(b.text)}${b.small ? `<small>${escapeHtml(b.small)}</small>` : ""}`;
+  el.hidden = false;
+  el.style.animation = "none"; void el.offsetWidth; el.style.animation = "";
+  S.bannerTimer = setTimeout(() => {
+    S.bannerTimer = null;
+    if (!S.banners.length) el.hidden = true;
+    pumpBanners();
+  }, S.banners.length > 4 ? 500 : S.banners.length > 1 ? 1200 : 2000);
 }
 function setLive(on) {
   const el = $("#live");
   el.textContent = t(on ? "live" : "offline");
   el.dataset.i18n = on ? "live" : "offline";
   el.classList.toggle("on", on);
+  if (on && navigator.onLine !== false && S.offline) { S.offline = false; refresh(); }
+  else if (!on && S.state && !S.offline) { S.offline = true; renderGame(); }
+}
+function goOffline() { S.offline = true; setLive(false); if (S.state) renderGame(); }
+function backOnline() {
+  // the actions come back once a stream has connected again (setLive(true))
+  if (!S.game || !S.state) return;
+  if (S.streamAbort) S.streamAbort.abort();
+  stream(++S.streamGen);
 }
 async function refresh() {
   if (S.refreshing) { S.dirty = true; return; }
@@ -359,17 +438,23 @@ async function refresh() {
   try {
     do {
       S.dirty = false;
-      const res = await api(`/v1/games/${S.game.id}`, { token: S.game.token });
+      let res;
+      try { res = await api(`/v1/games/${S.game.id}`, { token: S.game.token }); } catch (e) { goOffline(); return; }
       if (res.ok) {
         S.lastSync = Date.now();
         const seq = Number(res.headers.get("X-Referee-Seq"));
+        if (seq > S.evSeq) {
+          // events the stream has not brought (yet): read them, so that every outcome is seen and shown
+          const ev = await api(`/v1/games/${S.game.id}/events?after=${S.evSeq}`, { token: S.game.token }).catch(() => null);
+          if (ev && ev.ok) ingest(ev.data.events);
+        }
         if (seq !== S.seq) {
           S.selected.clear(); S.chosen = null; S.ticked.clear();
           const pr = $("#proposal-result");
           if (pr.classList.contains("good")) { pr.innerHTML = ""; pr.className = "result"; }
         }
         S.state = res.data; S.seq = seq;
-        await refreshLegal();
+        try { await refreshLegal(); } catch (e) { goOffline(); return; }
         renderGame();
       }
     } while (S.dirty);
@@ -386,11 +471,40 @@ async function refreshLegal() {
 function actorsOf(st) {
   if (st.pending && st.pending.length) {
     const head = st.pending[0];
-    return st.pending.filter((p) => p.action === head.action && p.rule === head.rule).map((p) => p.seat);
+    const seats = st.pending.filter((p) => p.action === head.action && p.rule === head.rule).map((p) => p.seat);
+    // the cut-back window: the next leader may also lead at once
+    if (head.action === "cut_back" && st.turn !== null && st.turn !== undefined && !seats.includes(st.turn)) seats.push(st.turn);
+    return seats;
   }
   return st.phase === "play" && st.turn !== null && st.turn !== undefined ? [st.turn] : [];
 }
-function renderFelt(felt, st, bottom, acting) {
+// Seats that passed since the last flush (from the log; pass_until_flush also lists them in the state).
+function passedSeats(events, st) {
+  const out = new Set(st.passed || []);
+  for (let i = events.length - 1; i >= 0; i--) {
+    const ev = events[i];
+    if (ev.type === "deal_started") break;
+    if (ev.type !== "move") continue;
+    const outs = ev.outcome || [];
+    const flush = outs.map((o) => o.kind).lastIndexOf("flush");
+    const after = flush >= 0 ? outs.slice(flush + 1) : outs;
+    after.filter((o) => o.kind === "pass").forEach((o) => out.add(o.seat));
+    if (flush >= 0) break;
+  }
+  return out;
+}
+function fieldCardsEl(cards, as, cls = "") {
+  const box = document.createElement("div");
+  box.className = `fieldcards ${cls}`;
+  cards.forEach((code) => {
+    const ce = cardEl(code);
+    if (as && as[code]) { ce.classList.add("read"); ce.insertAdjacentHTML("beforeend", `<u>=${escapeHtml(cardName(as[code]))}</u>`); }
+    box.appendChild(ce);
+  });
+  return box;
+}
+// lastTrick: {cards, as, seat} of a play the field no longer shows (flushed), drawn faded with 流れ
+function renderFelt(felt, st, bottom, acting, { passed = new Set(), lastTrick = null, hands = false } = {}) {
   felt.innerHTML = "";
   const n = st.players.length;
   st.players.forEach((p, i) => {
@@ -399,8 +513,9 @@ function renderFelt(felt, st, bottom, acting) {
     const el = document.createElement("div");
     el.className = "seat";
     el.dataset.seat = String(p.seat);
-    el.style.left = `${50 + 41 * Math.cos(ang)}%`;
-    el.style.top = `${50 + 38 * Math.sin(ang)}%`;
+    // inside the felt: the seat boxes are at most ~30% wide and ~30% high
+    el.style.left = `${50 + 35 * Math.cos(ang)}%`;
+    el.style.top = `${50 + 35 * Math.sin(ang)}%`;
     if (acting.includes(p.seat)) el.classList.add("acting");
     if (p.place) el.classList.add("done");
     if (S.game && S.game.viewer === p.seat) el.classList.add("me");
@@ -409,8 +524,15 @@ function renderFelt(felt, st, bottom, acting) {
       `<div class="title">${p.title ? escapeHtml(p.title) : "&nbsp;"}</div>` +
       `<div class="count"><span class="backs">${"<i></i>".repeat(Math.min(p.hand_count, 14))}</span> ${p.hand_count} ${t("cards_left")}</div>` +
       (p.place ? `<div class="place">${t("place")} ${p.place}</div>` : "") +
-      (pend.length ? `<div class="pend">${pend.map((x) => `${x.action}×${x.count}`).join(", ")}</div>` : "");
+      (pend.length ? `<div class="pend">${pend.map((x) => escapeHtml(t(x.action))).join(", ")}</div>` : "");
+    if (passed.has(p.seat) && !p.place) el.insertAdjacentHTML("beforeend", `<div class="passmark">パス</div>`);
     if (acting.includes(p.seat)) el.insertAdjacentHTML("beforeend", `<div class="turnmark">▶</div>`);
+    if (hands && Array.isArray(p.hand) && p.hand.length) {
+      const h = document.createElement("div");
+      h.className = "minihand";
+      sortCards(p.hand, st.order === "reversed").forEach((c) => h.appendChild(cardEl(c, "mini")));
+      el.appendChild(h);
+    }
     felt.appendChild(el);
   });
   const c = document.createElement("div");
@@ -420,15 +542,11 @@ function renderFelt(felt, st, bottom, acting) {
   fieldBox.className = "field";
   fieldBox.id = felt.id === "felt" ? "field" : "rp-field";
   if (f && f.cards && f.cards.length) {
-    const cards = document.createElement("div");
-    cards.className = "fieldcards";
-    f.cards.forEach((code) => {
-      const ce = cardEl(code);
-      if (f.as && f.as[code]) { ce.classList.add("read"); ce.insertAdjacentHTML("beforeend", `<u>=${escapeHtml(cardsText([f.as[code]]))}</u>`); }
-      cards.appendChild(ce);
-    });
-    fieldBox.appendChild(cards);
-    fieldBox.insertAdjacentHTML("beforeend", `<div class="shape">${escapeHtml(f.shape)} · ${t("seat")} ${f.seat}</div>`);
+    fieldBox.appendChild(fieldCardsEl(f.cards, f.as));
+    fieldBox.insertAdjacentHTML("beforeend", `<div class="shape">${escapeHtml(shapeWord(f.shape, f.cards.length))} · ${escapeHtml(seatWord(f.seat, st))}</div>`);
+  } else if (lastTrick) {
+    fieldBox.appendChild(fieldCardsEl(lastTrick.cards, lastTrick.as, "lasttrick"));
+    fieldBox.insertAdjacentHTML("beforeend", `<div class="shape"><span class="flushmark">流れ</span> · ${escapeHtml(seatWord(lastTrick.seat, st))}</div>`);
   } else {
     fieldBox.innerHTML = `<div class="shape empty">${t("field")}: ${t("empty_field")}</div>`;
   }
@@ -458,14 +576,14 @@ function lockChips(st) {
 function renderStatus(dl, st, acting) {
   const rows = [
     [t("deal"), st.deal], [t("phase"), I18N.en[`phase_${st.phase}`] ? t(`phase_${st.phase}`) : st.phase], [t("seq"), st.seq],
-    [t("turn"), acting.length ? acting.map((s) => `${s} (${escapeHtml(st.players[s].name)})`).join(", ") : "—"],
+    [t("turn"), acting.length ? acting.map((s) => escapeHtml(seatWord(s, st))).join(", ") : "—"],
     [t("order"), `${t(st.order === "reversed" ? "reversed" : "normal")}${st.revolution ? " · " + t("revolution") : ""}${st.jack_back ? " · " + t("jack_back") : ""}`],
     [t("direction"), st.direction === -1 ? t("counter") : t("clockwise")],
     [t("locks"), lockText(st)],
     [t("discards"), (st.discard_pile || []).length + (st.hidden_discards || 0)],
-    [t("finish_order"), (st.finish_order || []).map((s) => escapeHtml(st.players[s].name)).join(" → ") || "—"],
+    [t("finish_order"), (st.finish_order || []).map((s) => escapeHtml(seatWord(s, st))).join(" → ") || "—"],
   ];
-  if (st.table) rows.push(["table", t("unknown_hand")]);
+  if (st.table) rows.push(["卓", t("unknown_hand")]);
   dl.innerHTML = rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("");
 }
 function lockText(st) {
@@ -480,46 +598,23 @@ function renderPending(ul, st) {
   ul.innerHTML = "";
   for (const p of st.pending || []) {
     const li = document.createElement("li");
-    li.textContent = `${t("seat")} ${p.seat}: ${dueText(p)}`;
+    li.textContent = `${seatWord(p.seat, st)}: ${dueText(p)}`;
     ul.appendChild(li);
   }
   if (!ul.children.length) ul.innerHTML = `<li class="muted">${t("none")}</li>`;
 }
 function dueText(p) {
-  const vars = { n: p.count, to: p.to === undefined || p.to === null ? "?" : p.to, rule: ruleName(p.rule) };
+  const vars = { n: p.count, to: p.to === undefined || p.to === null ? "?" : seatWord(p.to), rule: ruleName(p.rule) };
   const key = { give: "due_give", discard: "due_discard", take: "due_take", request: "due_request", cut_back: "due_cut_back" }[p.action];
   if (!key) return `${p.action} ${p.count} (${ruleName(p.rule)})`;
   return t(p.upto && (p.action === "give" || p.action === "discard") ? `${key}_upto` : key, vars);
 }
-function eventItem(ev) {
+function eventItem(ev, st) {
   const li = document.createElement("li");
   li.dataset.seq = ev.seq;
-  if (ev.type === "rejected") {
-    li.className = "rejected";
-    const v = ev.verdict || {};
-    li.innerHTML = `<span class="badge bad">${t("illegal")}</span> <b>${escapeHtml(v.reason || "")}</b> ${escapeHtml(v.message || "")}`;
-    appendUnchecked(li, v);
-    return li;
-  }
-  if (ev.type === "move") {
-    const v = ev.verdict || {};
-    li.innerHTML = `<span class="seqno">${ev.seq}</span> ${escapeHtml(v.message || `${ev.move.seat} ${ev.move.action}`)}`;
-    if (v.effects && v.effects.length) {
-      const ef = document.createElement("span");
-      ef.className = "effects";
-      v.effects.forEach((e) => ef.appendChild(ruleChip(e)));
-      li.appendChild(ef);
-    }
-    appendUnchecked(li, v);
-    const extra = (ev.outcome || []).filter((o) => ["finish", "flush", "deal_over", "capital_fall", "gekokujo", "skip", "abort"].includes(o.kind));
-    if (extra.length) li.insertAdjacentHTML("beforeend", `<small> ${extra.map(outcomeText).join("; ")}</small>`);
-  } else if (ev.type === "deal_started") {
-    li.innerHTML = `<span class="seqno">${ev.seq}</span> <b>${t("deal")} ${ev.deal}</b>`;
-  } else if (ev.type === "game_created") {
-    li.innerHTML = `<span class="seqno">0</span> <b>${escapeHtml(ev.preset)}</b> ${escapeHtml((ev.players || []).join(", "))}`;
-  } else {
-    li.innerHTML = `<span class="seqno">${ev.seq}</span> ${escapeHtml(ev.type)}`;
-  }
+  if (ev.type === "rejected") li.className = "rejected";
+  li.innerHTML = eventHtml(ev, st || S.state);
+  appendUnchecked(li, ev.verdict || {});
   return li;
 }
 function appendUnchecked(li, v) {
@@ -527,15 +622,7 @@ function appendUnchecked(li, v) {
     li.insertAdjacentHTML("beforeend", `<small class="unchecked"> ${t("unchecked")}: ${v.unchecked.map(escapeHtml).join(", ")}</small>`);
   }
 }
-function outcomeText(o) {
-  const n = (s) => (S.state && S.state.players[s] ? S.state.players[s].name : `seat ${s}`);
-  if (o.kind === "finish") return `${escapeHtml(n(o.seat))} → ${o.place}`;
-  if (o.kind === "flush") return "流れ";
-  if (o.kind === "deal_over") return t("deal_over");
-  if (o.kind === "skip") return `skip ${(o.seats || []).join(",")}`;
-  return escapeHtml(o.kind);
-}
-
+function outcomeText(o) { return escapeHtml(outcomeWords(o, S.state)); }
 function renderGame() {
   const st = S.state;
   if (!st) return;
@@ -543,96 +630,164 @@ function renderGame() {
   const me = S.game.viewer === "table" ? S.actAs : S.game.viewer;
   document.body.dataset.seq = String(S.seq);
   document.body.dataset.phase = st.phase;
+  document.body.dataset.game = S.game.id;
+  document.body.dataset.offline = S.offline ? "1" : "";
   $("#game-title").innerHTML = `<code>${S.game.id.slice(0, 8)}</code> ${escapeHtml(st.preset)}${st.table ? " · 卓モード" : ""} · ${t("deal")} ${st.deal} · ` +
-    `${S.game.viewer === "table" ? t("table_view") : `${t("as_seat")} ${S.game.viewer}`}`;
-  renderFelt($("#felt"), st, me === null || me === undefined ? 0 : me, acting);
+    `${S.game.viewer === "table" ? t("table_view") : escapeHtml(`${t("as_seat")} ${S.game.viewer} (${st.players[S.game.viewer].name})`)}`;
+  const lt = S.lastTrick && S.lastTrick.until > Date.now() && !(st.field && st.field.cards && st.field.cards.length) ? S.lastTrick : null;
+  if (lt) setTimeout(() => { if (S.lastTrick === lt) renderGame(); }, lt.until - Date.now() + 20);
+  renderFelt($("#felt"), st, me === null || me === undefined ? 0 : me, acting,
+    { passed: passedSeats(S.log, st), lastTrick: lt, hands: S.game.viewer === "table" });
   renderStatus($("#status"), st, acting);
   renderPending($("#pending"), st);
   const log = $("#log");
   log.innerHTML = "";
-  S.log.slice(-14).reverse().forEach((ev) => log.appendChild(eventItem(ev)));
+  S.log.slice(-30).reverse().forEach((ev) => log.appendChild(eventItem(ev, st)));
+  $("#offline-banner").hidden = !S.offline;
   $("#next-deal").hidden = st.phase !== "deal_over";
+  $("#show-result").hidden = st.phase !== "deal_over";
   renderHand(st, acting);
   renderEntry(st, acting);
+  renderResult(st);
 }
-
 // ---------------------------------------------------------------- playing a seat
 function dueFor(st, seat) {
   const p = (st.pending || []).find((x) => x.seat === seat);
   if (p) return p;
-  if (st.phase === "play" && st.turn === seat && !(st.pending || []).length) return { action: "play" };
+  // in a cut-back window the next leader may lead at once (its lead closes the window)
+  const inWindow = (st.pending || []).length && st.pending[0].action === "cut_back";
+  if (st.phase === "play" && st.turn === seat && (!(st.pending || []).length || inWindow)) return { action: "play" };
   return null;
 }
+// The player's cards to play now: the cards of the legal moves, the `choose` lists of give/discard decisions.
 function renderHand(st, acting) {
   const panel = $("#hand-panel");
   const seat = S.actAs;
   if (seat === null || seat === undefined || !st.players[seat]) { panel.hidden = true; return; }
   panel.hidden = false;
   const p = st.players[seat];
+  const unknownHand = p.hand === null || p.hand === undefined || p.unknown > 0;
   const moves = (S.legal && S.legal.seq === S.seq ? S.legal.moves : []) || [];
   const mine = acting.includes(seat) && moves.length > 0;
+  const live = !S.offline;
   const due = mine ? dueFor(st, seat) : null;
-  $("#hand-title").textContent = `${t("seat")} ${seat} · ${p.name}${p.title ? " · " + p.title : ""}`;
+  $("#hand-title").textContent = `${p.name}${p.title ? " · " + p.title : ""} (${t("seat")} ${seat})`;
   panel.classList.toggle("myturn", mine);
-  $("#due").textContent = mine ? `${t("your_turn")} — ${due && due.action !== "play" ? dueText(due) : t("due_play")}`
-    : acting.length ? `${t("waiting")} ${acting.map((s) => st.players[s].name).join(", ")}` : (st.phase === "deal_over" ? t("deal_over") : "");
+  $("#due").textContent = S.offline ? t("offline_banner") : mine ? `${t("your_turn")} — ${due && due.action !== "play" ? dueText(due) : t("due_play")}`
+    : acting.length ? `${t("waiting")} ${acting.map((s) => seatWord(s, st)).join(", ")}` : (st.phase === "deal_over" ? t("deal_over") : "");
   const playable = new Set();
   moves.forEach((m) => (Array.isArray(m.cards) ? m.cards : []).concat(m.choose ? m.choose.from : []).forEach((c) => playable.add(c)));
+  const received = receivedCards(seat);
   const hand = $("#hand");
   hand.innerHTML = "";
   if (p.hand === null) {
     hand.innerHTML = `<span class="muted">${p.hand_count} ${t("cards_left")} (${t("hidden")})</span>`;
   } else {
-    for (const code of p.hand) {
+    for (const code of sortCards(p.hand, st.order === "reversed")) {
       const ce = cardEl(code, "handcard");
+      ce.title = cardName(code);
       if (playable.has(code)) ce.classList.add("playable");
       if (S.selected.has(code)) ce.classList.add("selected");
+      if (received.has(code)) ce.classList.add("received");
       ce.tabIndex = 0;
       ce.setAttribute("role", "button");
+      ce.setAttribute("aria-pressed", S.selected.has(code) ? "true" : "false");
       ce.addEventListener("click", () => toggleCard(code));
       hand.appendChild(ce);
     }
     if (p.unknown) hand.insertAdjacentHTML("beforeend", `<span class="muted">${p.hand.length ? "+ " : ""}${p.unknown} ${t("cards_left")} · ${t("unknown_hand")}</span>`);
+    if (S.focusCard) { const f = $(`.handcard[data-card="${S.focusCard}"]`, hand); if (f) f.focus(); }
   }
-  // declarations (gekifugo: declarations_required)
-  const decl = $("#declare");
-  decl.innerHTML = "";
-  const declarable = declarableRules(st);
-  if (declarable.length && mine && due && due.action === "play") {
-    decl.insertAdjacentHTML("beforeend", `<span>${t("declarations")}:</span>`);
-    const ticked = S.ticked;
-    for (const r of declarable) {
-      const lab = document.createElement("label");
-      lab.className = "decl";
-      lab.innerHTML = `<input type="checkbox" value="${r.id}"${ticked.has(r.id) ? " checked" : ""}> ${r.name_ja}`;
-      lab.title = `${r.id}: ${r.description}`;
-      $("input", lab).addEventListener("change", (e) => { if (e.target.checked) S.ticked.add(r.id); else S.ticked.delete(r.id); });
-      decl.appendChild(lab);
-    }
-  }
+  renderDeclarations(st, mine && due && due.action === "play" && live, moves);
   const action = due ? (due.action === "play" ? "play" : due.action) : "play";
   const act = $("#act");
   act.textContent = t(action === "request" ? "request" : action);
   act.dataset.action = action;
-  act.disabled = !mine || action === "request";
+  act.disabled = !live || !mine || action === "request";
   const canPass = moves.some((m) => m.action === "pass");
-  $("#pass").disabled = !mine || !canPass;
-  // options
+  $("#pass").disabled = !live || !mine || !canPass;
+  $("#clear").disabled = !live;
+  // options: every legal move, weakest first; never enumerated for a hand the referee does not know
   const opts = $("#options");
   opts.innerHTML = "";
-  const shown = moves.filter((m) => m.action !== "pass");
-  shown.slice(0, 40).forEach((m, i) => {
+  if (unknownHand && moves.length && !moves.every((m) => m.action === "pass")) {
+    opts.innerHTML = `<span class="muted">${t("unknown_hand_opts")}</span>`;
+    return;
+  }
+  const shown = sortMoves(moves.filter((m) => m.action !== "pass"), st);
+  shown.forEach((m, i) => {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "option";
     b.dataset.index = String(moves.indexOf(m));
     b.textContent = moveLabel(m);
+    b.disabled = !live;
     if (S.chosen === m) b.classList.add("chosen");
     b.addEventListener("click", () => chooseOption(m));
     opts.appendChild(b);
   });
-  if (shown.length > 40) opts.insertAdjacentHTML("beforeend", `<span class="muted">+${shown.length - 40} ${t("more")}</span>`);
   if (!shown.length) opts.innerHTML = `<span class="muted">${mine && canPass ? t("pass") : t("no_options")}</span>`;
+}
+// Cards given to this seat since its own last move (the exchange, 7渡し, a request answered): highlighted in the hand.
+function receivedCards(seat) {
+  const out = new Set();
+  for (let i = S.log.length - 1; i >= 0; i--) {
+    const ev = S.log[i];
+    if (ev.type === "move" && ev.move && ev.move.seat === seat && ev.move.action === "play") break;
+    for (const o of ev.outcome || []) if (o.kind === "give" && o.to === seat && Array.isArray(o.cards)) o.cards.forEach((c) => out.add(c));
+    if (ev.type === "deal_started") break;
+  }
+  return out;
+}
+function moveStrength(m, reversed) {
+  const cards = (m.cards || []).map((c) => (m.as && m.as[c]) || c);
+  const ranks = cards.map((c) => cardStrength(c, reversed));
+  return ranks.length ? Math.min(...ranks) : -1;
+}
+function sortMoves(moves, st) {
+  const reversed = st.order === "reversed";
+  return [...moves].sort((a, b) => moveStrength(a, reversed) - moveStrength(b, reversed) ||
+    (a.cards || []).length - (b.cards || []).length || (b.declare || []).length - (a.declare || []).length);
+}
+// Gekifugo: the declarations the selected cards can carry (from the legal moves whose cards are the selection)
+// are offered ticked; every other declarable rule waits behind "more".
+function renderDeclarations(st, active, moves) {
+  const decl = $("#declare");
+  decl.innerHTML = "";
+  const declarable = declarableRules(st);
+  if (!declarable.length || !active) return;
+  const sel = [...S.selected];
+  const matching = sel.length ? moves.filter((m) => m.action === "play" && sameSet(m.cards, sel)) : [];
+  const suggested = new Set();
+  matching.forEach((m) => (m.declare || []).forEach((d) => suggested.add(d)));
+  if (S.declFor !== sel.sort().join(" ")) {
+    // a new selection: tick what its fullest legal reading declares (the player may untick)
+    S.declFor = sel.sort().join(" ");
+    const fullest = matching.reduce((best, m) => ((m.declare || []).length > (best ? best.length : -1) ? (m.declare || []) : best), null);
+    S.ticked = new Set(S.chosen && S.chosen.declare ? S.chosen.declare : fullest || []);
+  }
+  const box = (r) => {
+    const lab = document.createElement("label");
+    lab.className = "decl";
+    lab.innerHTML = `<input type="checkbox" value="${r.id}"${S.ticked.has(r.id) ? " checked" : ""}> ${escapeHtml(ruleLabel(r.id, st))}`;
+    lab.title = `${r.id}: ${ruleDesc(r)}`;
+    $("input", lab).addEventListener("change", (e) => { if (e.target.checked) S.ticked.add(r.id); else S.ticked.delete(r.id); });
+    return lab;
+  };
+  if (suggested.size) {
+    decl.insertAdjacentHTML("beforeend", `<span>${t("declarations")} (${t("suggested")}):</span>`);
+    declarable.filter((r) => suggested.has(r.id)).forEach((r) => { const l = box(r); l.classList.add("suggested"); decl.appendChild(l); });
+  }
+  const rest = declarable.filter((r) => !suggested.has(r.id));
+  if (rest.length) {
+    const more = document.createElement("details");
+    more.className = "more";
+    more.open = !!S.moreOpen || rest.some((r) => S.ticked.has(r.id));
+    more.innerHTML = `<summary>${t("more_decl")} (${rest.length})</summary>`;
+    more.addEventListener("toggle", () => { S.moreOpen = more.open; });
+    rest.forEach((r) => more.appendChild(box(r)));
+    decl.appendChild(more);
+  }
 }
 function declarableRules(st) {
   if (!S.catalog || !st.rules || !st.rules.declarations_required) return [];
@@ -640,33 +795,33 @@ function declarableRules(st) {
 }
 function moveLabel(m) {
   let s = m.action === "play" ? "" : `${t(m.action)} `;
-  if (Array.isArray(m.cards)) s += cardsText(m.cards);
+  if (Array.isArray(m.cards)) s += cardsWords(m.cards, m.as);
   if (m.choose) {
-    // a choose entry: pick the cards in the hand, then press the action button
     const n = m.choose.min === m.choose.max ? `${m.choose.min}` : `${m.choose.min}–${m.choose.max}`;
-    s += `${Array.isArray(m.cards) ? " + " : ""}${n} / ${m.choose.from.length}`;
-    if (m.choose.limit) s += ` (≤${m.choose.limit.max} ${t("unknown_hand")})`;
+    s += `${Array.isArray(m.cards) && m.cards.length ? " + " : ""}${t("n_cards", { n })} / ${m.choose.from.length}`;
   }
   if (m.rank !== undefined && m.rank !== null) s += ` ${m.rank}`;
   if (m.count !== undefined && m.count !== null) s += ` ×${m.count}`;
-  if (m.as && Object.keys(m.as).length) s += ` (${Object.entries(m.as).map(([k, v]) => `${k}=${v}`).join(", ")})`;
-  if (m.declare && m.declare.length) s += ` · ${m.declare.map((d) => (S.catalog.rules.find((r) => r.id === d) || { name_ja: d }).name_ja).join("・")}`;
-  if (m.decline && (m.decline.length || m.decline === true)) s += ` · decline ${Array.isArray(m.decline) ? m.decline.join(",") : ""}`;
-  return s.trim() || m.action;
+  if (m.declare && m.declare.length) s += ` · ${m.declare.map((d) => ruleLabel(d, S.state)).join("・")}`;
+  if (m.decline && (m.decline.length || m.decline === true)) s += ` · ${t("w_decline", { rule: Array.isArray(m.decline) ? m.decline.map((d) => ruleLabel(d)).join("・") : "" })}`;
+  return s.trim() || t(m.action);
 }
 function toggleCard(code) {
+  if (S.offline) return;
   if (S.selected.has(code)) S.selected.delete(code); else S.selected.add(code);
   S.chosen = null;
+  S.focusCard = code;
   renderHand(S.state, actorsOf(S.state));
 }
 function chooseOption(m) {
+  if (S.offline) return;
   if (m.choose) {
-    // a choose entry: preselect its cards plus the first allowed ones (weakest first); the player may change
-    // the selection by clicking cards, then presses the action button
+    // a choice of N cards: preselect its fixed cards plus the weakest allowed ones (table mode: at most
+    // limit.max of the cards the referee has seen); the player may change them, then presses the action button
     const capped = new Set(m.choose.limit ? m.choose.limit.cards : []);
     let room = m.choose.limit ? m.choose.limit.max : Infinity;
     const pick = [];
-    for (const c of m.choose.from) {
+    for (const c of sortCards(m.choose.from, S.state.order === "reversed")) {
       if (pick.length >= m.choose.min) break;
       if (capped.has(c)) { if (room <= 0) continue; room -= 1; }
       pick.push(c);
@@ -679,52 +834,73 @@ function chooseOption(m) {
   if (m.action === "request" || !Array.isArray(m.cards)) { propose(m); return; }
   S.selected = new Set(m.cards);
   S.chosen = m;
-  S.ticked = new Set(m.declare || []);
+  S.declFor = null;
   renderHand(S.state, actorsOf(S.state));
 }
 function sameSet(a, b) { const A = new Set(a || []); const B = new Set(b || []); return A.size === B.size && [...A].every((x) => B.has(x)); }
+function moveOf(m) {
+  const out = {};
+  for (const [k, v] of Object.entries(m)) if (k !== "choose" && k !== "rule") out[k] = v;
+  return out;
+}
 async function actSelected() {
+  if (S.offline) return;
   const action = $("#act").dataset.action;
-  const ticked = $$("#declare input:checked").map((c) => c.value);
+  const showsDecl = $$("#declare input").length > 0;
+  const ticked = showsDecl ? [...S.ticked] : [];
   const cards = [...S.selected];
   const moves = (S.legal && S.legal.moves) || [];
-  const showsDecl = $$("#declare input").length > 0;
   let move = null;
   if (S.chosen && sameSet(S.chosen.cards, cards) && (!showsDecl || sameSet(S.chosen.declare, ticked))) move = S.chosen;
   if (!move) {
-    const same = moves.filter((m) => !m.choose && m.action === action && sameSet(m.cards, cards));
+    const same = moves.filter((m) => m.action === action && !m.choose && sameSet(m.cards, cards));
     move = same.find((m) => !showsDecl || sameSet(m.declare, ticked)) || (!showsDecl && same[0]) || null;
+  }
+  if (!move) {
+    const ch = moves.find((m) => m.action === action && m.choose);
+    if (ch) {
+      const fixed = ch.cards || [];
+      const picked = cards.filter((c) => !fixed.includes(c));
+      if (picked.every((c) => ch.choose.from.includes(c)) && picked.length >= ch.choose.min && picked.length <= ch.choose.max) {
+        move = Object.assign(moveOf(ch), { cards: [...fixed, ...picked] });
+      }
+    }
   }
   if (!move) {
     if (!cards.length && action !== "cut_back") { setResult($("#proposal-result"), null, t("nothing_selected")); return; }
     move = { seat: S.actAs, action, cards };
     if (ticked.length) move.declare = ticked;
   }
-  await propose(move);
+  await propose(moveOf(move));
 }
 async function propose(move) {
-  const res = await api(`/v1/games/${S.game.id}/moves`, { method: "POST", token: S.game.token, body: Object.assign({}, move, { seat: S.actAs }) });
+  if (S.offline) return;
   const out = $("#proposal-result");
+  let res;
+  try {
+    res = await api(`/v1/games/${S.game.id}/moves?lang=${S.lang}`, { method: "POST", token: S.game.token, body: Object.assign(moveOf(move), { seat: S.actAs }) });
+  } catch (e) { goOffline(); return; }
   if (res.status === 200 || res.status === 422) {
-    setResult(out, res.data.verdict);
+    setResult(out, res.data.verdict, null, move);
     if (res.status === 422) {
-      S.log.push({ type: "rejected", seq: `✗`, verdict: res.data.verdict, move });
+      S.log.push({ type: "rejected", seq: "✗", verdict: res.data.verdict, move: Object.assign({}, move, { seat: S.actAs }) });
       renderGame();
     } else {
-      S.selected.clear(); S.chosen = null;
+      S.selected.clear(); S.chosen = null; S.focusCard = null;
       refresh();
     }
   } else {
     setResult(out, null, errText(res));
   }
 }
-function setResult(el, v, text) {
+function setResult(el, v, text, move) {
   el.innerHTML = "";
   el.className = "result";
   if (!v) { el.classList.add("bad"); el.textContent = text; return; }
   el.classList.add(v.legal ? "good" : "bad");
   el.innerHTML = `<span class="badge ${v.legal ? "ok" : "bad"}">${t(v.legal ? "legal" : "illegal")}</span>` +
-    (v.reason ? ` <b class="reason">${escapeHtml(v.reason)}</b>` : "") + ` <span class="message">${escapeHtml(v.message || "")}</span>`;
+    (v.reason ? ` <b class="reason" title="${escapeHtml(v.reason)}">${escapeHtml(v.reason)}</b>` : "") +
+    ` <span class="message">${escapeHtml(v.legal ? v.message || "" : reasonWords(v, move, S.state))}</span>`;
   if (v.effects && v.effects.length) {
     const ef = document.createElement("span");
     ef.className = "effects";
@@ -732,56 +908,92 @@ function setResult(el, v, text) {
     v.effects.forEach((e) => ef.appendChild(ruleChip(e)));
     el.appendChild(ef);
   }
-  if (v.reading && Object.keys(v.reading).length) el.insertAdjacentHTML("beforeend", ` <small>JK: ${escapeHtml(JSON.stringify(v.reading))}</small>`);
+  (v.void_declarations || []).forEach((d) => el.insertAdjacentHTML("beforeend", ` <span class="chip lock">${escapeHtml(t("void_decl", { rule: ruleLabel(d) }))}</span>`));
+  if (v.reading && Object.keys(v.reading).length) el.insertAdjacentHTML("beforeend", ` <small>JOKER = ${escapeHtml(Object.values(v.reading).map(cardName).join(" "))}</small>`);
   appendUnchecked(el, v);
 }
-
 // ---------------------------------------------------------------- entering a real table's plays (table token)
+// The table device's forms, rebuilt from the current state at every change (names, card counts, whose turn).
 function renderEntry(st, acting) {
   const panel = $("#entry-panel");
   if (S.game.viewer !== "table") { panel.hidden = true; return; }
   panel.hidden = false;
-  const sel = $("#entry-seat");
-  const keep = sel.dataset.touched ? sel.value : null;
-  if (sel.options.length !== st.players.length) {
+  const fill = (sel, label) => {
+    const keep = sel.dataset.touched ? sel.value : null;
     sel.innerHTML = "";
-    st.players.forEach((p) => sel.add(new Option(`${p.seat} · ${p.name}`, String(p.seat))));
-  }
+    st.players.forEach((p) => sel.add(new Option(label(p), String(p.seat))));
+    return keep;
+  };
+  const sel = $("#entry-seat");
+  const keep = fill(sel, (p) => `${p.seat} · ${p.name} (${p.hand_count})`);
   sel.value = keep !== null ? keep : String(acting.length ? acting[0] : 0);
-  const cf = $("#correct-form");
-  cf.hidden = !st.table;
+  const due = dueFor(st, Number(sel.value));
+  const actSel = $("#entry-action");
+  if (!actSel.dataset.touched) actSel.value = due ? due.action : "play";
   const cs = $("#correct-seat");
-  if (st.table && cs.options.length !== st.players.length) {
-    cs.innerHTML = "";
-    st.players.forEach((p) => cs.add(new Option(`${p.seat} · ${p.name} (${p.hand_count})`, String(p.seat))));
+  const keepC = fill(cs, (p) => `${p.seat} · ${p.name} (${p.hand_count})`);
+  if (keepC !== null) cs.value = keepC;
+  $("#correct-form").hidden = !st.table;
+  // declarations as checkboxes (declarations_required), kept across re-renders until a proposal is accepted
+  const box = $("#entry-declare");
+  const ticked = new Set($$("input:checked", box).map((c) => c.value));
+  const wasOpen = $("details", box) ? $("details", box).open : window.matchMedia("(min-width: 900px)").matches;
+  box.innerHTML = "";
+  const declarable = declarableRules(st);
+  if (declarable.length) {
+    const det = document.createElement("details");
+    det.open = wasOpen;
+    det.innerHTML = `<summary>${t("declarations")} (${ticked.size}/${declarable.length})</summary>`;
+    for (const r of declarable) {
+      const lab = document.createElement("label");
+      lab.innerHTML = `<input type="checkbox" value="${r.id}"${ticked.has(r.id) ? " checked" : ""}> ${escapeHtml(ruleLabel(r.id, st))}`;
+      lab.title = `${r.id}: ${ruleDesc(r)}`;
+      $("input", lab).addEventListener("change", () => {
+        $("summary", det).textContent = `${t("declarations")} (${$$("input:checked", det).length}/${declarable.length})`;
+      });
+      det.appendChild(lab);
+    }
+    box.appendChild(det);
   }
+}
+function parseCards(text) {
+  return text.split(/[\s,]+/).filter(Boolean).map((c) => c.toUpperCase().replace(/^([SHDC])10$/, "$1T")
+    .replace(/^JOKER$/, "JK1").replace(/^[♠]/, "S").replace(/^[♥]/, "H").replace(/^[♦]/, "D").replace(/^[♣]/, "C").replace(/^([SHDC])10$/, "$1T"));
 }
 async function submitCorrection(ev) {
   ev.preventDefault();
+  const seat = Number($("#correct-seat").value);
   const hands = S.state.players.map(() => null);
-  hands[Number($("#correct-seat").value)] = $("#correct-cards").value.split(/[\s,]+/).filter(Boolean)
-    .map((c) => c.toUpperCase().replace(/^([SHDC])10$/, "$1T"));
+  hands[seat] = parseCards($("#correct-cards").value);
   const res = await api(`/v1/games/${S.game.id}/hands`, { method: "POST", token: S.game.token, body: { hands } });
   const out = $("#correct-result");
   out.className = `result ${res.ok ? "good" : "bad"}`;
-  out.textContent = res.ok ? t("corrected") : errText(res);
-  if (res.ok) { $("#correct-cards").value = ""; refresh(); }
+  if (res.ok) {
+    const st = res.data.state || {};
+    const p = (st.players || [])[seat] || {};
+    out.textContent = `${t("corrected")}: ${t("corrected_hand", { who: seatWord(seat, st), cards: cardsWords(sortCards(p.hand || hands[seat], st.order === "reversed")) })}`;
+    $("#correct-cards").value = "";
+    refresh();
+  } else out.textContent = errText(res);
 }
 async function submitEntry(ev) {
   ev.preventDefault();
   const move = { seat: Number($("#entry-seat").value), action: $("#entry-action").value };
-  const cards = $("#entry-cards").value.split(/[\s,]+/).filter(Boolean).map((c) => c.toUpperCase().replace(/^([SHDC])10$/, "$1T"));
+  const cards = parseCards($("#entry-cards").value);
   if (cards.length && move.action !== "pass") move.cards = cards;
+  const declare = $$("#entry-declare input:checked").map((c) => c.value);
+  if (declare.length && move.action === "play") move.declare = declare;
   const extra = $("#entry-extra").value.trim();
   if (extra) {
     try { Object.assign(move, JSON.parse(extra)); } catch (e) { setResult($("#entry-result"), null, `JSON: ${e.message}`); return; }
   }
-  const res = await api(`/v1/games/${S.game.id}/moves`, { method: "POST", token: S.game.token, body: move });
+  const res = await api(`/v1/games/${S.game.id}/moves?lang=${S.lang}`, { method: "POST", token: S.game.token, body: move });
   if (res.status === 200 || res.status === 422) {
-    setResult($("#entry-result"), res.data.verdict);
+    setResult($("#entry-result"), res.data.verdict, null, move);
     if (res.status === 200) {
       $("#entry-cards").value = ""; $("#entry-extra").value = "";
-      $("#entry-seat").dataset.touched = "";
+      $$("#entry-declare input").forEach((c) => { c.checked = false; });
+      $("#entry-seat").dataset.touched = ""; $("#entry-action").dataset.touched = "";
       refresh();
     } else {
       S.log.push({ type: "rejected", seq: "✗", verdict: res.data.verdict, move });
@@ -790,6 +1002,68 @@ async function submitEntry(ev) {
   } else setResult($("#entry-result"), null, errText(res));
 }
 
+// ---------------------------------------------------------------- the result of a deal
+function renderResult(st) {
+  const box = $("#result-screen");
+  if (st.phase !== "deal_over" || S.resultDeal === st.deal) { box.hidden = true; return; }
+  box.hidden = false;
+  $("#result-title").textContent = t("places_title", { n: st.deal });
+  const rows = [...st.players].sort((a, b) => (a.place || 99) - (b.place || 99));
+  $("#result-places").innerHTML = rows.map((p) => `<tr data-seat="${p.seat}"><td>${p.place ? ordinalWord(p.place) : "—"}</td>` +
+    `<td class="title">${escapeHtml(p.title || "")}</td><td>${escapeHtml(p.name)}${S.game.viewer === p.seat ? ` (${t("you")})` : ""}</td></tr>`).join("");
+  const counts = st.exchange_counts || [];
+  const rules = st.rules || {};
+  const byPlace = {};
+  st.players.forEach((p) => { if (p.place) byPlace[p.place] = p; });
+  const n = st.players.length;
+  const pairs = [];
+  if (rules.exchange !== false && rules.exchange !== undefined) {
+    counts.forEach((c, i) => {
+      const high = byPlace[i + 1], low = byPlace[n - i];
+      if (c && high && low && high !== low) pairs.push(t("exch_pair", { n: c, high: seatWord(high.seat, st), low: seatWord(low.seat, st) }));
+    });
+  }
+  $("#result-exchange").innerHTML = pairs.length ? `<b>${t("exchange_next")}</b><ul>${pairs.map((x) => `<li>${escapeHtml(x)}</li>`).join("")}</ul>` : "";
+  const table = $("#result-standings");
+  if (!S.standings || S.standings.seq !== S.seq) {
+    table.innerHTML = "";
+    loadStandings();
+  } else {
+    const pts = S.standings.points;
+    const order = st.players.map((p) => p.seat).sort((a, b) => pts[b] - pts[a]);
+    table.innerHTML = `<tr><th></th><th>${t("points")}</th><th>${t("place_n", { n: 1 })}</th><th>${t("deals")}</th></tr>` +
+      order.map((s) => `<tr><td>${escapeHtml(st.players[s].name)}</td><td>${pts[s]}</td><td>${S.standings.firsts[s]}</td><td>${S.standings.deals}</td></tr>`).join("");
+  }
+  $("#result-next").disabled = S.offline;
+}
+// Running standings from the whole event log: each finished deal gives (seats − place) points.
+async function loadStandings() {
+  const seq = S.seq;
+  const res = await api(`/v1/games/${S.game.id}/events`, { token: S.game.token });
+  if (!res.ok || seq !== S.seq) return;
+  const n = S.state.players.length;
+  const points = Array(n).fill(0), firsts = Array(n).fill(0);
+  let places = Array(n).fill(null), deals = 0;
+  const close = () => {
+    if (places.every((p) => p)) { deals++; places.forEach((p, s) => { points[s] += n - p; if (p === 1) firsts[s]++; }); }
+    places = Array(n).fill(null);
+  };
+  for (const ev of res.data.events) {
+    if (ev.type === "deal_started") close();
+    for (const o of ev.outcome || []) {
+      if (o.kind === "finish" || o.kind === "capital_fall") places[o.seat] = o.place;
+      if (o.kind === "gekokujo") places = [...o.places];
+    }
+  }
+  close();
+  S.standings = { seq, points, firsts, deals };
+  renderResult(S.state);
+}
+async function nextDeal() {
+  if (S.offline) return;
+  const res = await api(`/v1/games/${S.game.id}/deals`, { method: "POST", token: S.game.token });
+  if (!res.ok) setResult($("#proposal-result"), null, errText(res)); else refresh();
+}
 // ---------------------------------------------------------------- replay
 async function loadReplay() {
   if (!S.game) return;
@@ -805,7 +1079,7 @@ async function loadReplay() {
   const ol = $("#rp-log");
   ol.innerHTML = "";
   for (const ev of S.replay.events) {
-    const li = eventItem(ev);
+    const li = eventItem(ev, S.state);
     li.addEventListener("click", () => showSeq(ev.seq));
     ol.appendChild(li);
   }
@@ -827,24 +1101,27 @@ function renderReplayState() {
   const seq = S.replay.seq;
   const acting = actorsOf(st);
   const bottom = S.game.viewer === "table" ? 0 : S.game.viewer;
-  renderFelt($("#rp-felt"), st, bottom, acting);
-  // show the hands in replay for the table token (everyone's cards), else the viewer's own
-  $$("#rp-felt .seat").forEach((el) => {
-    const p = st.players[Number(el.dataset.seat)];
-    if (p.hand) {
-      const h = document.createElement("div");
-      h.className = "minihand";
-      p.hand.forEach((c) => h.appendChild(cardEl(c, "mini")));
-      el.appendChild(h);
+  const upto = S.replay.events.filter((e) => e.seq <= seq);
+  const ev = S.replay.events.find((e) => e.seq === seq);
+  // a step that flushed (8切り, everyone passed, …): its trick stays on the field, marked 流れ
+  let lastTrick = null;
+  if (ev && (ev.outcome || []).some((o) => o.kind === "flush") && !(st.field && st.field.cards && st.field.cards.length)) {
+    const play = (ev.outcome || []).find((o) => o.kind === "play");
+    if (play) lastTrick = { cards: play.cards, as: play.as, seat: play.seat };
+    else {
+      for (let i = upto.length - 2; i >= 0 && !lastTrick; i--) {
+        const p = (upto[i].outcome || []).find((o) => o.kind === "play");
+        if (p) lastTrick = { cards: p.cards, as: p.as, seat: p.seat };
+      }
     }
-  });
+  }
+  renderFelt($("#rp-felt"), st, bottom, acting, { passed: passedSeats(upto, st), lastTrick, hands: true });
   renderStatus($("#rp-status"), st, acting);
   renderPending($("#rp-pending"), st);
   $("#rp-seq").textContent = `${t("seq")} ${seq} / ${$("#scrub").max}`;
-  const ev = S.replay.events.find((e) => e.seq === seq);
   const box = $("#rp-event");
   box.innerHTML = "";
-  if (ev) box.appendChild(eventItem(ev));
+  if (ev) box.appendChild(eventItem(ev, st));
   $$("#rp-log li").forEach((li) => li.classList.toggle("current", Number(li.dataset.seq) === seq));
   const cur = $("#rp-log li.current");
   const ol = $("#rp-log");
@@ -864,17 +1141,25 @@ async function submitJudge(ev) {
   let state, move, rules = null;
   try {
     state = JSON.parse($("#judge-state").value);
+    if (!state || typeof state !== "object" || !Array.isArray(state.players)) {
+      setResult(out, null, t("judge_need_state")); return;
+    }
     move = JSON.parse($("#judge-move").value);
     const r = $("#judge-rules").value.trim();
     if (r) rules = JSON.parse(r);
   } catch (e) { setResult(out, null, `JSON: ${e.message}`); return; }
   const body = { preset: $("#judge-preset").value, state, move };
   if (rules) body.rules = rules;
-  const res = await api("/v1/judge", { method: "POST", body });
-  if (!res.ok) { setResult(out, null, errText(res)); return; }
-  setResult(out, res.data.verdict);
+  const res = await api(`/v1/judge?lang=${S.lang}`, { method: "POST", body });
+  if (!res.ok) {
+    const e = res.data && res.data.error;
+    // an inconsistent pasted state: say what to paste; the referee's own words (with its internals) stay in the tooltip
+    if (e && e.code === "bad_state") { setResult(out, null, `bad_state: ${t("judge_need_state")}`); out.title = e.message; return; }
+    setResult(out, null, errText(res)); return;
+  }
+  setResult(out, res.data.verdict, null, move);
   const st = res.data.state;
-  out.insertAdjacentHTML("beforeend", `<div class="after">→ ${t("turn")}: ${st.turn} · ${t("field")}: ${st.field ? cardsText(st.field.cards) : t("empty_field")} · ${t("order")}: ${t(st.order === "reversed" ? "reversed" : "normal")}</div>`);
+  out.insertAdjacentHTML("beforeend", `<div class="after">→ ${t("turn")}: ${st.turn === null ? "—" : escapeHtml(seatWord(st.turn, st))} · ${t("field")}: ${st.field ? cardsText(st.field.cards) : t("empty_field")} · ${t("order")}: ${t(st.order === "reversed" ? "reversed" : "normal")}</div>`);
 }
 
 // ---------------------------------------------------------------- misc
@@ -890,6 +1175,21 @@ async function downloadRecord() {
   document.body.appendChild(a); a.click(); a.remove();
 }
 
+// Keyboard play: arrows move between the cards, Enter or Space picks one up or puts it back.
+function handKeys(e) {
+  const cards = $$("#hand .handcard");
+  const i = cards.indexOf(document.activeElement);
+  if (i < 0) return;
+  if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+    e.preventDefault();
+    const j = Math.max(0, Math.min(cards.length - 1, i + (e.key === "ArrowRight" ? 1 : -1)));
+    S.focusCard = cards[j].dataset.card;
+    cards[j].focus();
+  } else if (e.key === "Enter" || e.key === " ") {
+    e.preventDefault();
+    toggleCard(cards[i].dataset.card);
+  }
+}
 function wire() {
   $("#lang").addEventListener("click", () => {
     S.lang = S.lang === "en" ? "ja" : "en";
@@ -911,10 +1211,19 @@ function wire() {
   $("#act").addEventListener("click", actSelected);
   $("#pass").addEventListener("click", () => propose({ seat: S.actAs, action: "pass" }));
   $("#clear").addEventListener("click", () => { S.selected.clear(); S.chosen = null; renderHand(S.state, actorsOf(S.state)); });
-  $("#next-deal").addEventListener("click", async () => {
-    const res = await api(`/v1/games/${S.game.id}/deals`, { method: "POST", token: S.game.token });
-    if (!res.ok) setResult($("#proposal-result"), null, errText(res)); else refresh();
+  $("#next-deal").addEventListener("click", nextDeal);
+  $("#result-next").addEventListener("click", nextDeal);
+  $("#result-close").addEventListener("click", () => { S.resultDeal = S.state.deal; renderGame(); });
+  $("#show-result").addEventListener("click", () => { S.resultDeal = null; renderGame(); });
+  $("#log-toggle").addEventListener("click", () => {
+    const open = $("#side").classList.toggle("open");
+    $("#log-toggle").setAttribute("aria-expanded", open ? "true" : "false");
   });
+  $("#entry-action").addEventListener("change", (e) => { e.target.dataset.touched = "1"; });
+  $("#correct-seat").addEventListener("change", (e) => { e.target.dataset.touched = "1"; });
+  $("#hand").addEventListener("keydown", handKeys);
+  window.addEventListener("offline", goOffline);
+  window.addEventListener("online", backOnline);
   $("#download-record").addEventListener("click", downloadRecord);
   $("#entry-form").addEventListener("submit", submitEntry);
   $("#correct-form").addEventListener("submit", submitCorrection);
@@ -944,6 +1253,7 @@ function wire() {
 
 (async function main() {
   wire();
+  $("#rules-box").open = window.matchMedia("(min-width: 700px)").matches;
   await loadCatalog();
   applyLang();
   await route();

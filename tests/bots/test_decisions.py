@@ -105,3 +105,23 @@ def test_greedy_declares_the_effects_it_wants_in_gekifugo():
     from workers.bots.greedy import rank_plays
     order = [m for _, m in rank_plays(state_to_json(st, viewer=0), ranked, 0)]
     assert order[0].get("declare") == ["seven_pass"]
+
+
+@pytest.mark.parametrize("bot_name", sorted(BOTS))
+def test_every_bot_handles_the_cut_back_window(bot_name):
+    """The cutter may lead at once (closing the window); a window seat without jokers can only decline."""
+    st = SCENARIOS["cut_back"][0]()          # seat 0 cut with H8; only seat 1 holds the joker
+    assert actors(st) == [1, 2, 3, 0]
+    move, after = decide(bot_name, st, 0)
+    assert move["action"] == "play" and state_to_json(after)["pending"] == []
+    for seat in (2, 3):
+        assert decide(bot_name, st, seat)[0] == {"seat": seat, "action": "pass"}
+
+
+def test_greedy_leads_through_the_window_as_it_would_after_it():
+    st = SCENARIOS["cut_back"][0]()
+    declined = st
+    for seat in (1, 2, 3):
+        declined = do(declined, seat, "pass")
+    assert state_to_json(declined)["pending"] == [] and actors(declined) == [0]
+    assert moves_of("greedy", st, 0) == moves_of("greedy", declined, 0)

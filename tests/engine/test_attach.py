@@ -1,6 +1,6 @@
 """Attach revolution (RULES.md §10.6): the attached cards are judged like any play. The scenarios are the
 reproductions of issue 9 (faults 1-4)."""
-from .helpers import game, js, pass_, pending, play, refuse
+from .helpers import bad, game, js, move, pass_, pending, play, refuse
 
 
 def opened(hands, rules=None):
@@ -64,7 +64,8 @@ def test_a_cut_back_after_an_attach_cut_needs_as_many_jokers_as_cards_attached()
     _, st = play(st, 0, "S5", "S6", "S7", declare=["stairs"])
     v, st = play(st, 1, "S8", declare=["attach_revolution", "eight_cut"])
     assert "eight_cut" in v.effects
-    assert pending(st) == [(2, "cut_back", 1, "cut_back")]
+    assert pending(st) == [(0, "cut_back", 1, "cut_back"), (2, "cut_back", 1, "cut_back")]
+    bad(st, move(2, "cut_back", ["JK1", "D9"]), "wrong_count")
 
 
 def test_attach_revolution_ignores_and_clears_the_locks():

@@ -1,5 +1,7 @@
 """Cuts (RULES.md §5): eight_cut, six_cut, sandstorm, spade3, cut_back."""
-from .helpers import bad, game, js, move, ok, only, passes, pending, places, play, refuse
+from referee import actors, legal_moves, state_to_json
+
+from .helpers import bad, field, game, hand, js, move, ok, only, passes, pending, places, play, refuse
 
 # --- eight cut --------------------------------------------------------------------------------------------------
 
@@ -145,10 +147,13 @@ CB = only("nanko", "cut_back", eight_cut={"normal_only": True})
 def test_after_an_eight_a_joker_holder_may_cut_back_and_lead():
     st = game("nanko", [["S8", "S4"], ["HT", "HA"], ["JK1", "DT", "D5"]], CB)
     _, st = play(st, 0, "S8")
-    assert pending(st) == [(2, "cut_back", 1, "cut_back")]
-    bad(st, move(0, "play", ["S4"]), "pending_decision")
+    assert pending(st) == [(1, "cut_back", 1, "cut_back"), (2, "cut_back", 1, "cut_back")]
+    assert actors(st) == [1, 2, 0]                 # the window seats, then the cutter who may lead at once
     bad(st, move(2, "cut_back", ["DT"]), "wrong_count")
+    bad(st, move(1, "cut_back", ["JK1"]), "not_in_hand")
     v, st = ok(st, move(2, "cut_back", ["JK1"]))
+    assert pending(st) == [(0, "cut_back", 1, "cut_back"), (1, "cut_back", 1, "cut_back")]  # JK2 may be anywhere
+    st = passes(st, 0, 1)
     assert js(st)["field"] is None and js(st)["turn"] == 2 and "JK1" in js(st)["discard_pile"]
 
 
@@ -156,13 +161,58 @@ def test_a_declined_cut_back_leaves_the_cutter_leading():
     st = game("nanko", [["S8", "S4"], ["HT", "HA"], ["JK1", "DT", "D5"]], CB)
     _, st = play(st, 0, "S8")
     st = ok(st, move(2, "pass"))[1]
+    assert pending(st) == [(1, "cut_back", 1, "cut_back")] and js(st)["turn"] == 0
+    st = ok(st, move(1, "pass"))[1]
     assert js(st)["pending"] == [] and js(st)["turn"] == 0 and js(st)["field"] is None
 
 
-def test_no_window_without_enough_jokers():
-    st = game("nanko", [["S8", "H8", "S4"], ["HT", "HA"], ["JK1", "DT", "D5"]], CB)
-    _, st = play(st, 0, "S8", "H8")            # two cards: one joker is not enough
-    assert js(st)["pending"] == [] and js(st)["turn"] == 0
+def test_the_cutters_lead_closes_the_window():
+    st = game("nanko", [["S8", "S4", "S5"], ["HT", "HA"], ["JK1", "DT", "D5"]], CB)
+    _, st = play(st, 0, "S8")
+    v, st = play(st, 0, "S4")                      # nobody shouted 切り返し before the lead
+    assert js(st)["pending"] == [] and field(st) == {"S4"} and js(st)["turn"] == 1
+    assert "S8" in js(st)["discard_pile"] and "JK1" in hand(st, 2)
+    bad(st, move(2, "cut_back", ["JK1"]), "not_your_turn")
+
+
+def test_a_rejected_lead_leaves_the_window_open():
+    st = game("nanko", [["S8", "S4", "S5"], ["HT", "HA"], ["JK1", "DT", "D5"]], CB)
+    _, st = play(st, 0, "S8")
+    bad(st, move(0, "play", ["S4", "S5"]), "invalid_cards")
+    assert pending(st) == [(1, "cut_back", 1, "cut_back"), (2, "cut_back", 1, "cut_back")]
+    bad(st, move(0, "pass"), "must_play")          # the leader's pass neither declines nor closes the window
+
+
+def test_a_seat_without_jokers_sees_what_a_joker_holder_sees():
+    """The window leaks nothing: the views and the actors are the same whoever holds the joker."""
+    hands = [["S8", "S4", "S5"], ["HT", "HA", "H3"], ["DT", "D5", "D3"], ["CT", "C5", "C3"]]
+    after = {}
+    for holder in (1, 2, 3, None):
+        hs = [list(h) for h in hands]
+        if holder is not None:
+            hs[holder][-1] = "JK1"
+        st = game("nanko", hs, CB)
+        _, st = play(st, 0, "S8")
+        views = {s: state_to_json(st, viewer=s) for s in range(4)}
+        for v in views.values():
+            for p in v["players"]:
+                p["hand"] = None                   # each seat's own hand differs, of course
+        after[holder] = (views, actors(st))
+        assert legal_moves(st, 0)[0]["action"] == "play" and not any(m["action"] == "cut_back" for m in legal_moves(st, 0))
+        for s in (1, 2, 3):
+            kinds = [m["action"] for m in legal_moves(st, s)]
+            assert kinds == (["pass", "cut_back"] if s == holder else ["pass"])
+    assert after[1] == after[2] == after[3] == after[None]
+    assert after[1][1] == [1, 2, 3, 0]
+
+
+def test_no_window_when_public_facts_rule_a_cut_back_out():
+    st = game("nanko", [["S8", "H8", "D8", "S4"], ["HT", "HA", "H3"], ["JK1", "JK2", "DT", "D5"]], CB)
+    _, st = play(st, 0, "S8", "H8", "D8")          # three cards: there are only two jokers
+    assert js(st)["pending"] == [] and js(st)["turn"] == 0 and js(st)["field"] is None
+    st = game("nanko", [["S8", "H8", "S4"], ["HA"], ["JK1", "JK2", "D5"]], CB)
+    _, st = play(st, 0, "S8", "H8")                # seat 1 holds one card: it cannot hold two jokers
+    assert pending(st) == [(2, "cut_back", 2, "cut_back")]
 
 
 def test_no_window_without_a_cut():
@@ -176,7 +226,10 @@ def test_cutting_back_with_the_last_cards_is_a_forbidden_finish():
     st = game("nanko", [["S8", "S4"], ["HT", "HA"], ["JK1"]], rules)
     _, st = play(st, 0, "S8")
     v, st = ok(st, move(2, "cut_back", ["JK1"]))
-    assert places(st)[2] == 3 and js(st)["turn"] == 0
+    assert pending(st) == [(0, "cut_back", 1, "cut_back"), (1, "cut_back", 1, "cut_back")]
+    assert js(st)["turn"] == 0                     # seat 2 is out: the next active seat leads
+    v, st = play(st, 0, "S4")
+    assert places(st)[2] == 3 and "forbidden_finish" in v.effects
 
 
 def test_a_cut_back_can_itself_be_cut_back():
@@ -184,8 +237,9 @@ def test_a_cut_back_can_itself_be_cut_back():
     _, st = play(st, 0, "S8")
     assert {p[0] for p in pending(st)} == {1, 2}
     v, st = ok(st, move(1, "cut_back", ["JK1"]))
-    assert pending(st) == [(2, "cut_back", 1, "cut_back")]
+    assert pending(st) == [(0, "cut_back", 1, "cut_back"), (2, "cut_back", 1, "cut_back")] and js(st)["turn"] == 1
     v, st = ok(st, move(2, "cut_back", ["JK2"]))
+    assert js(st)["pending"] == []                 # both jokers are played: no window after the second
     assert js(st)["turn"] == 2 and js(st)["field"] is None
 
 

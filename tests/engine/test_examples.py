@@ -53,9 +53,11 @@ def test_example_3_three_more_stairs_are_a_plain_play_and_the_attach_declaration
 def test_example_4_going_out_with_a_cutting_eight_is_forbidden():
     st = game("nanko", [["D8"], ["H2", "HQ"], ["D4", "DA"], ["C4", "CA"]])
     v, st = play(st, 0, "D8")
-    assert "eight_cut" in v.effects and "forbidden_finish" in v.effects
+    assert "eight_cut" in v.effects
+    assert js(st)["turn"] == 1 and len(js(st)["pending"]) == 3  # the cut's leader is out: next active leads
+    st = passes(st, 1, 2, 3)                                      # nobody cuts back (切り返し): finish check
     assert places(st) == [4, None, None, None]
-    assert js(st)["field"] is None and js(st)["turn"] == 1       # the cut's leader is out: next active leads
+    assert js(st)["field"] is None and js(st)["turn"] == 1
     _, st = play(st, 1, "HQ")
     st = passes(st, 2, 3)
     _, st = play(st, 1, "H2")                                   # the strongest rank: forbidden too
@@ -98,7 +100,9 @@ def test_example_7_six_cut_tested_before_the_plays_own_revolution():
     st = passes(st, 1, 2)
     v, st = play(st, 0, "S6", "H6", "D6", "C6")
     assert "six_cut" in v.effects and "revolution" in v.effects
-    assert js(st)["order"] == "normal" and js(st)["field"] is None and js(st)["turn"] == 0
+    assert js(st)["order"] == "normal" and js(st)["turn"] == 0
+    _, st = play(st, 0, "S4")                                   # the cutter's lead closes the cut-back window
+    assert js(st)["field"]["cards"] == ["S4"]
 
 
 ALL8 = ["stairs", "seven_pass", "eight_cut", "ten_discard", "jack_back", "great_revolution"]

@@ -106,8 +106,14 @@ def play_out(preset, overrides, seed, players, deals=2, table=False):
             proposal = random_proposal(st, seat, rng)
             if judge(st, proposal).legal:
                 assert covered(proposal, moves), proposal
-        verdict, st, new = apply(st, instantiate(rng.choice(moves), rng))
+        chosen = instantiate(rng.choice(moves), rng)
+        declined = st.pending and st.pending[0].action == "cut_back" and chosen["action"] == "pass"
+        verdict, st, new = apply(st, chosen)
         assert verdict.legal
+        if st.pending and st.pending[0].action == "cut_back" and not declined:
+            # a window just opened: offered from public facts only, never from who holds the jokers
+            n = st.pending[0].count
+            assert [p.seat for p in st.pending] == [s for s in st.active_seats() if s != st.after.seat and st.left(s) >= n]
         events += new
         history.append(state_to_json(st))
         assert total_cards(st) == full

@@ -49,6 +49,29 @@ def page(browser, live):
     pg.set_default_timeout(15000)
     errors = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.on("console", lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None)
     yield pg
     ctx.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    assert not errors, f"JavaScript errors or CSP violations on the page: {errors}"
+
+
+SCREENS = {
+    "desktop": dict(viewport={"width": 1366, "height": 800}),
+    "phone": dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2),
+}
+
+
+@pytest.fixture(params=list(SCREENS))
+def screen(request, browser, live):
+    """A page at 1366×800 (mouse) or 390×844 (touch); fails on JavaScript errors and Content-Security-Policy violations."""
+    ctx = browser.new_context(base_url=live.base, **SCREENS[request.param])
+    ctx.live = live
+    pg = ctx.new_page()
+    pg.set_default_timeout(15000)
+    pg.touch = SCREENS[request.param].get("has_touch", False)
+    errors = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.on("console", lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None)
+    yield pg
+    ctx.close()
+    assert not errors, f"JavaScript errors or CSP violations on the page: {errors}"

@@ -1,6 +1,7 @@
-"""Screenshots of the page for the README: docs/img/table.png and docs/img/replay.png.
+"""Screenshots of the page for the README (docs/img/): the table at 1366×800 and on a 390×844 phone (Japanese),
+a deal's result screen, and a replay step.
 
-    python tests/web/shots.py            # needs /usr/bin/chromium; CJK glyphs need fonts-noto-cjk
+    python tests/web/shots.py            # needs /usr/bin/chromium; Japanese glyphs need a CJK font (fonts-noto-cjk)
 """
 from __future__ import annotations
 
@@ -16,69 +17,95 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from tests.web.live import ROOT, LiveReferee, launch_browser  # noqa: E402
 
 OUT = ROOT / "docs" / "img"
+DESKTOP = dict(viewport={"width": 1366, "height": 800})
+PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2)
 
 
-def main(preset: str = "gekifugo", seed: int = 12, my_moves: int = 5) -> None:
+def create(page, preset, seed):
+    page.goto("/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#preset", preset)
+    page.fill("#seed", str(seed))
+    for i, row in enumerate(page.locator(".seat-name").all()):
+        row.fill(["you", "Aoi", "Ren", "Mei"][i])
+    page.click("#create")
+    page.wait_for_selector("#hand-panel:not([hidden]) .handcard")
+    return re.search(r"game=([0-9a-f]+)&token=([^&]+)", page.url).groups()
+
+
+def play(page, my_moves=None, pick=lambda n: 0):
+    """Play the seat by clicking options (pass when none) for my_moves turns, or to the end of the deal."""
+    done = 0
+    while (my_moves is None or done < my_moves) and page.get_attribute("body", "data-phase") != "deal_over":
+        if not page.locator("#hand-panel.myturn").count():
+            time.sleep(0.1)
+            continue
+        seq = page.get_attribute("body", "data-seq")
+        opts = page.locator("#options .option")
+        if opts.count():
+            opts.nth(pick(opts.count())).click()
+            if page.get_attribute("body", "data-seq") == seq:
+                page.click("#act")
+        elif page.locator("#pass:not([disabled])").count():
+            page.click("#pass")
+        else:
+            continue
+        page.wait_for_function("s => document.body.dataset.seq !== s", arg=seq)
+        done += 1
+
+
+def wait_my_play(page):
+    """Wait for a turn with something to play (passing meanwhile), then select an option without playing it."""
+    for _ in range(300):
+        if page.locator("#hand-panel.myturn #options .option").count():
+            page.locator("#options .option").last.click()
+            return
+        if page.locator("#hand-panel.myturn #pass:not([disabled])").count():
+            seq = page.get_attribute("body", "data-seq")
+            page.click("#pass")
+            page.wait_for_function("s => document.body.dataset.seq !== s", arg=seq)
+        time.sleep(0.1)
+
+
+def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     live = LiveReferee().start()
     try:
         with sync_playwright() as pw:
             browser = launch_browser(pw)
-            page = browser.new_page(viewport={"width": 1280, "height": 860}, base_url=live.base)
-            page.goto("/")
-            page.wait_for_selector("body[data-ready='1']")
-            page.select_option("#preset", preset)
-            page.fill("#seed", str(seed))
-            names = ["you", "Aoi", "Ren", "Mei"]
-            for i, row in enumerate(page.locator(".seat-name").all()):
-                row.fill(names[i])
-            page.click("#create")
-            page.wait_for_selector("#hand-panel:not([hidden]) .handcard")
-            gid, token = re.search(r"game=([0-9a-f]+)&token=([^&]+)", page.url).groups()
-            done = 0
-            while done < my_moves and page.get_attribute("body", "data-phase") != "deal_over":
-                if not page.locator("#hand-panel.myturn").count():
-                    time.sleep(0.1)
-                    continue
-                seq = page.get_attribute("body", "data-seq")
-                opts = page.locator("#options .option")
-                if opts.count():
-                    opts.nth(opts.count() // 2).click()
-                    page.click("#act")
-                elif page.locator("#pass:not([disabled])").count():
-                    page.click("#pass")
-                else:
-                    continue
-                page.wait_for_function("s => document.body.dataset.seq !== s", arg=seq)
-                done += 1
-            # wait for my turn with something to play, select an option but do not play it
-            for _ in range(200):
-                if page.locator("#hand-panel.myturn #options .option").count():
-                    break
-                if page.locator("#hand-panel.myturn #pass:not([disabled])").count():
-                    seq = page.get_attribute("body", "data-seq")
-                    page.click("#pass")
-                    page.wait_for_function("s => document.body.dataset.seq !== s", arg=seq)
-                time.sleep(0.1)
-            opts = page.locator("#options .option")
-            if opts.count():
-                opts.first.click()
+            desk = browser.new_context(base_url=live.base, **DESKTOP).new_page()
+            gid, token = create(desk, "gekifugo", 12)
+            play(desk, 6, pick=lambda n: n // 2)
+            wait_my_play(desk)
+            time.sleep(2.5)  # let the banners pass
+            desk.screenshot(path=str(OUT / "table.png"))
+            phone = browser.new_context(base_url=live.base, **PHONE).new_page()
+            phone.goto(f"/#table&game={gid}&token={token}")
+            phone.wait_for_selector("#hand-panel:not([hidden]) .handcard")
+            phone.click("#lang")
+            phone.wait_for_function("() => document.querySelector('#pass').textContent === 'パス'")
+            wait_my_play(phone)
             time.sleep(0.5)
-            page.screenshot(path=str(OUT / "table.png"), full_page=True)
-            games = page.evaluate("() => JSON.parse(localStorage.getItem('daifugo.games'))")
-            table = games[gid]["table_token"]
-            page.goto(f"/#replay&game={gid}&token={table}")
-            page.wait_for_selector("#rp-felt .seat")
-            last = int(page.get_attribute("#scrub", "max"))
-            page.locator("#scrub").fill(str(max(1, last - 3)))
-            page.wait_for_function("m => document.querySelector('#rp-seq').textContent.startsWith('seq ' + m + ' ')",
+            phone.screenshot(path=str(OUT / "phone.png"))
+            # a deal to its end: the result screen
+            r_gid, r_token = create(desk, "nanko", 7)
+            play(desk)
+            desk.wait_for_selector("#result-screen:not([hidden])")
+            desk.wait_for_function("() => document.querySelectorAll('#result-standings tr').length > 1")
+            time.sleep(2.5)
+            desk.screenshot(path=str(OUT / "result.png"))
+            desk.goto(f"/#replay&game={gid}&token={token}")
+            desk.wait_for_selector("#rp-felt .seat")
+            last = int(desk.get_attribute("#scrub", "max"))
+            desk.locator("#scrub").fill(str(max(1, last - 3)))
+            desk.wait_for_function("m => document.querySelector('#rp-seq').textContent.startsWith('seq ' + m + ' ')",
                                    arg=max(1, last - 3))
             time.sleep(0.3)
-            page.screenshot(path=str(OUT / "replay.png"), full_page=True)
+            desk.screenshot(path=str(OUT / "replay.png"), full_page=True)
             browser.close()
     finally:
         live.stop()
-    print(OUT / "table.png", OUT / "replay.png")
+    print(*(OUT / n for n in ("table.png", "phone.png", "result.png", "replay.png")))
 
 
 if __name__ == "__main__":

@@ -10,6 +10,10 @@ import pytest
 import requests
 
 
+def cardname(code):
+    return "JOKER" if code.startswith("JK") else {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[code[0]] + code[1:].replace("T", "10")
+
+
 def wait_ready(page):
     page.wait_for_selector("body[data-ready='1']")
 
@@ -170,7 +174,7 @@ def test_create_form_lists_rules_with_japanese_names(page, live):
     options = page.locator(".seat-kind").first.locator("option").all_inner_texts()
     assert all(any(b in o for o in options) for b in bots)
     # an unknown switch in the advanced JSON is refused by the API, and the page shows why
-    page.click("#create-form details summary")
+    page.click("#advanced-box summary")
     page.fill("#rules-json", json.dumps({"no_such_rule": True}))
     page.click("#create")
     page.wait_for_function("() => document.querySelector('#create-error').textContent.length > 0")
@@ -236,7 +240,7 @@ def test_table_mode_rejected_play_shows_its_reason(page, live):
     page.wait_for_selector("#entry-result .badge")
     assert "not_your_turn" in page.inner_text("#entry-result")
     assert page.locator("#entry-result.bad").count() == 1
-    assert "not_your_turn" in page.inner_text("#log")
+    assert "bot2 ♠9" in page.inner_text("#log")  # the log in words: the seat's name and the card
     # the leader plays: legal, and the verdict names the checks that could not be made
     page.select_option("#entry-seat", "0")
     page.fill("#entry-cards", "S9")
@@ -268,12 +272,13 @@ def test_table_token_enters_a_real_tables_plays(page, live):
     page.click("#entry-submit")
     page.wait_for_selector("#entry-result.bad .badge")
     assert "not_your_turn" in page.inner_text("#entry-result")
-    assert "not_your_turn" in page.inner_text("#log")
+    assert f"{'abcd'[wrong]} {cardname(st['players'][wrong]['hand'][0])}" in page.inner_text("#log")
     legal = requests.get(f"{live.base}/v1/games/{g['game_id']}/legal-moves?seat={st['turn']}",
                          headers={"Authorization": f"Bearer {g['table_token']}"}).json()["moves"]
     play = next(m for m in legal if m["action"] == "play")
     page.select_option("#entry-seat", str(st["turn"]))
     page.fill("#entry-cards", " ".join(play["cards"]))
+    page.click("#entry-form details.extra summary")  # readings (as) and the like; declarations are checkboxes
     page.fill("#entry-extra", json.dumps({k: v for k, v in play.items() if k not in ("seat", "action", "cards")}))
     page.click("#entry-submit")
     page.wait_for_selector("#entry-result.good")

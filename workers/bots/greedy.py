@@ -287,7 +287,16 @@ def choose_decision(view: dict, legal: list[dict], seat: int) -> dict:
 def choose(view: dict, legal: list[dict], rng: random.Random, history=None) -> dict:
     seat = legal[0]["seat"]
     if view.get("pending"):
-        return choose_decision(view, legal, seat)
+        plays = [m for m in legal if m["action"] == "play"]
+        if not plays:
+            return choose_decision(view, legal, seat)
+        # the next leader during a cut-back window: cut back if it would, else lead at once (closing the window)
+        answers = [m for m in legal if m["action"] != "play"]
+        if any(m["action"] == "cut_back" for m in answers):
+            pick = choose_decision(view, answers, seat)
+            if pick["action"] == "cut_back":
+                return pick
+        return rank_plays({**view, "field": None, "pending": []}, plays, seat)[0][1]
     if len(legal) == 1:
         return legal[0]
     return rank_plays(view, legal, seat)[0][1]
