@@ -126,49 +126,63 @@ def _unchecked(st, mv) -> tuple:
     return tuple(out)
 
 
-def apply(st, move):
-    """(verdict, new state, events). An illegal move leaves the state as it was and yields no event."""
+def _change(st, move):
+    """(move, rejection or None, the state the move was judged at, new state without its seq, log, plan)."""
     try:
         mv = parse_move(move)
     except InputError as e:
         if e.code in CARD_ERRORS:
-            return reject(e.code, e.message), st, []
+            return None, reject(e.code, e.message), st, st, [], None
         raise
     if not 0 <= mv.seat < len(st.players):
         raise InputError("bad_move", f"seat must be 0 to {len(st.players) - 1}, not {mv.seat}")
-    log = []
+    log: list = []
     plan = None
-    before = st
     if leads_through_window(st, mv):
         st = close_window(st, log)
     rejected = _turn_rejection(st, mv)
     if rejected is not None:
-        return rejected, before, []
+        return mv, rejected, st, st, [], None
     if st.pending:
         rej = decisions.judge(st, mv)
         if rej is not None:
-            return _rejection(rej), before, []
+            return mv, _rejection(rej), st, st, [], None
         new = _proceed(decisions.apply(st, mv, log), log)
     elif mv.action == "play":
         plan = judge_play(st, mv)
         if isinstance(plan, Rejection):
-            return _rejection(plan), before, []
+            return mv, _rejection(plan), st, st, [], None
         new = _play(st, plan, log)
     elif mv.action == "pass":
         if st.field is None and not st.rules.on("lead_pass"):
-            return reject("must_play", "you lead on an empty field: you must play (passing is not allowed; "
-                          "lead_pass is off)", "lead_pass"), before, []
+            return mv, reject("must_play", "you lead on an empty field: you must play (passing is not allowed; "
+                              "lead_pass is off)", "lead_pass"), st, st, [], None
         new = _pass(st, mv.seat, log)
     else:
-        return reject("not_allowed", f"there is nothing to {mv.action} now: it is seat {mv.seat}'s turn to play "
-                      "or pass"), before, []
+        return mv, reject("not_allowed", f"there is nothing to {mv.action} now: it is seat {mv.seat}'s turn to "
+                          "play or pass"), st, st, [], None
+    return mv, None, st, new, log, plan
+
+
+def apply(st, move):
+    """(verdict, new state, events). An illegal move leaves the state as it was and yields no event."""
+    mv, rejected, st_at, new, log, plan = _change(st, move)
+    if rejected is not None:
+        return rejected, st, []
     extra = [x["rule"] for x in log if x.get("kind") in ("finish", "capital_fall", "gekokujo") and x.get("rule")]
     message, effects = _summary(mv.seat, mv, plan, extra)
     verdict = Verdict(True, None, message, effects, plan.ctx.reading.as_map() if plan else {},
-                      plan.void if plan else (), unchecked=_unchecked(st, mv))
-    new = replace(new, seq=st.seq + 1)
+                      plan.void if plan else (), unchecked=_unchecked(st_at, mv))
+    new = replace(new, seq=st_at.seq + 1)
     event = {"seq": new.seq, "type": "move", "move": mv.to_json(), "verdict": verdict.to_json(), "outcome": log}
     return verdict, new, [event]
+
+
+def advance(st, move):
+    """The state after a legal ``move``, or the rejecting Verdict: ``apply`` without its verdict and event (for
+    replaying a log and for playouts)."""
+    _, rejected, st_at, new, _, _ = _change(st, move)
+    return rejected if rejected is not None else replace(new, seq=st_at.seq + 1)
 
 
 def judge(st, move) -> Verdict:

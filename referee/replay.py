@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from .deals import correct_hands, new_game
-from .engine import apply, next_deal
+from .engine import advance, next_deal
 from .errors import InputError
 from .serialize import state_from_json
+from .verdict import Verdict
 
 
 def replay(events, upto=None, start=None):
@@ -31,9 +32,10 @@ def replay(events, upto=None, start=None):
         if upto is not None and ev["seq"] > upto:
             break
         if ev["type"] == "move":
-            verdict, st, _ = apply(st, ev["move"])
-            if not verdict.legal:
-                raise InputError("bad_log", f"event {ev['seq']} does not replay: {verdict.message}")
+            after = advance(st, ev["move"])
+            if isinstance(after, Verdict):
+                raise InputError("bad_log", f"event {ev['seq']} does not replay: {after.message}")
+            st = after
         elif ev["type"] == "deal_started":
             st, _ = next_deal(st, ev["hands"])
         elif ev["type"] == "hands_corrected":
