@@ -21,7 +21,7 @@ from .decisions import _allowed, strongest_split, window
 from .engine import close_window
 from .moves import Move
 from .play import joins_field, judge_play
-from .rules import DECLARABLE
+from .rules import ALIASES, DECLARABLE
 from .rules.base import PlayContext, Rejection
 from .shapes import SEQUENCES, beats, loose, readings
 
@@ -264,8 +264,9 @@ def _play_moves(st, seat):
                 move = move.to_json()
                 if rules.declarations:
                     fired = sorted({e.rule for e in plan.effects} & DECLARABLE)
-                    if "revolution" in fired and st.revolution:
-                        fired.append("counter_revolution")
+                    for alias, module in ALIASES.items():
+                        if module.ID in fired and module.alias_applies(st):
+                            fired.append(alias)
                     keep = shape_decl + [d for d in fired if d not in shape_decl]
                     if plan.ctx.special and plan.ctx.special not in keep:
                         keep.append(plan.ctx.special)

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from .cards import codes
 from .effects import Lock, Unlock, ordered
-from .rules import DECLARABLE, RULES
+from .rules import ALIASES, DECLARABLE, RULES
 from .rules.base import PlayContext, Rejection
 from .shapes import SEQUENCES, SHAPE_PRIORITY, Reading, beats, loose, matches_as, part, readings, strength_key
 
@@ -29,12 +29,11 @@ def joins_field(special) -> bool:
     return special is not None and getattr(RULES.get(special), "JOINS_FIELD", False)
 
 
-def _declared(rule_id, declared, state) -> bool:
-    if rule_id in declared:
+def _declared(module, declared, state) -> bool:
+    if module.ID in declared:
         return True
-    if rule_id == "revolution":
-        return "counter_revolution" in declared and state.revolution
-    return False
+    alias = getattr(module, "ALIAS", None)
+    return alias is not None and alias in declared and module.alias_applies(state)
 
 
 # The after_play hooks read the state, the seat, the reading, the special play and the declines, never the
@@ -60,7 +59,7 @@ def _effects(ctx):
     rs = ctx.state.rules
     kept = []
     for module, effects in _raw_effects(ctx):
-        if rs.declarations and getattr(module, "DECLARABLE", False) and not _declared(module.ID, ctx.declared,
+        if rs.declarations and getattr(module, "DECLARABLE", False) and not _declared(module, ctx.declared,
                                                                                       ctx.state):
             effects = [e for e in effects if isinstance(e, Unlock)]
         kept.extend(effects)
@@ -71,7 +70,7 @@ def _effects(ctx):
         # revolution the declared shape may be the combined one, so it is not judged there.
         void = tuple(sorted(d for d in ctx.declared if (
             d not in fired and d not in SEQUENCES and not (
-                d == "counter_revolution" and "revolution" in fired and ctx.state.revolution)) or (
+                d in ALIASES and ALIASES[d].ID in fired and ALIASES[d].alias_applies(ctx.state))) or (
             d in SEQUENCES and d != ctx.reading.shape and not joins_field(ctx.special))))
     return tuple(ordered(kept)), void
 
@@ -130,7 +129,7 @@ def judge_play(state, move, with_effects=True):
     missing = state.unheld(seat, move.cards)
     if missing:
         return not_held(state, seat, missing)
-    unknown = move.declare - DECLARABLE - {"counter_revolution"}
+    unknown = move.declare - DECLARABLE - ALIASES.keys()
     if unknown:
         return Rejection("invalid_declaration", f"unknown declaration(s) {', '.join(sorted(unknown))}: declare "
                          "rule ids of effects or shapes (GET /v1/rules)")
