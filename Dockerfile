@@ -20,7 +20,9 @@ RUN pip install --no-cache-dir . \
 USER referee
 
 EXPOSE 8000
-# gthread workers: a Server-Sent Events stream holds a thread, not a whole process.
+# gthread workers: a Server-Sent Events stream holds a thread, not a whole process. 24 threads = the 16 streams
+# the app allows per process (REFEREE_SSE_MAX_STREAMS) + 8 for other requests (REFEREE_HTTP_THREADS): change
+# them together. --limit-request-line 0: long URLs get the app's JSON 414 (docs/limits.md).
 # Run bots with the same image: `docker run … referee worker`.
-CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "2", "--worker-class", "gthread", "--threads", "8", \
-     "--access-logfile", "-", "api.app:create_app()"]
+CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "2", "--worker-class", "gthread", "--threads", "24", \
+     "--limit-request-line", "0", "--access-logfile", "-", "api.app:create_app()"]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 
 from flask import Flask
 from marshmallow import ValidationError
@@ -15,6 +16,7 @@ from service.scheduler import BotScheduler
 from service.settings import Settings
 from service.store import GameStore
 
+from . import guards
 from .routes import BLUEPRINTS, record, web
 
 log = logging.getLogger(__name__)
@@ -34,9 +36,17 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.json.sort_keys = False
     app.config["REFEREE_STORAGE"] = settings.storage_label or storage
     app.config["REFEREE_SETTINGS"] = settings
-    store = GameStore(connect(url), settings.key_prefix)
+    store = GameStore.from_settings(connect(url), settings)
     scheduler = BotScheduler(connect(url, decode=False), settings.queue_name, settings.key_prefix)
-    app.extensions["referee.service"] = GameService(store, scheduler)
+    app.extensions["referee.service"] = GameService(store, scheduler, max_name_chars=settings.max_name_chars,
+                                                    max_record_chars=settings.max_record_chars,
+                                                    fault_pause_s=settings.fault_pause_after_append_s)
+    app.extensions["referee.streams"] = threading.BoundedSemaphore(settings.sse_max_streams)
+    if settings.trusted_proxies:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)
+    guards.install(app, settings)
     for bp in [*BLUEPRINTS, record.bp, web.bp]:
         app.register_blueprint(bp)
     _register_errors(app)
@@ -50,7 +60,7 @@ def _error(code: str, message: str, status: int):
 def _register_errors(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):
-        return exc.to_json(), exc.status
+        return exc.to_json(), exc.status, getattr(exc, "headers", None) or {}
 
     @app.errorhandler(engine.InputError)
     def bad_input(exc: engine.InputError):
@@ -62,7 +72,8 @@ def _register_errors(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        codes = {404: "not_found", 405: "method_not_allowed", 400: "bad_request", 415: "bad_json"}
+        codes = {404: "not_found", 405: "method_not_allowed", 400: "bad_request", 415: "bad_json",
+                 413: "body_too_large", 414: "url_too_long", 431: "headers_too_large"}
         return _error(codes.get(exc.code, "http_error"), exc.description or exc.name, exc.code or 500)
 
     @app.errorhandler(Exception)

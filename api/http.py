@@ -7,15 +7,17 @@ from marshmallow import Schema
 from service.errors import ApiError
 from service.games import GameService
 
+from .guards import json_body
+
 
 def service() -> GameService:
     return current_app.extensions["referee.service"]
 
 
 def body(schema: Schema, optional: bool = False) -> dict:
-    if optional and not request.get_data():
+    data = json_body()
+    if optional and data is None:
         return schema.load({})
-    data = request.get_json(silent=True)
     if data is None:
         raise ApiError("the request body must be a JSON object (Content-Type: application/json)",
                        code="bad_json")

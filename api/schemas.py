@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+MAX_SEQ = 2 ** 53  # far above any game's seq, far below Redis' 64-bit stream ids
 ACTIONS = ["play", "pass", "give", "discard", "take", "request", "cut_back"]
 Card = fields.String(validate=validate.Length(min=1, max=4))
 Hands = fields.List(fields.List(fields.String(validate=validate.Length(min=1, max=4))))
@@ -18,7 +19,7 @@ class ErrorSchema(Schema):
 
 
 class PlayerSchema(Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    name = fields.String(required=True)  # printable, one line, REFEREE_MAX_NAME_CHARS: checked by the service
     bot = fields.String(allow_none=True, validate=validate.Length(min=1, max=32))
 
 
@@ -68,7 +69,7 @@ class SeqQuery(Schema):
 
 
 class AfterQuery(Schema):
-    after = fields.Integer(load_default=-1, validate=validate.Range(min=-1))
+    after = fields.Integer(load_default=-1, validate=validate.Range(min=-1, max=MAX_SEQ))
     include_rejected = fields.Boolean(load_default=False)
 
 

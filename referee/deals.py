@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import secrets
 
 from .cards import cards_of, codes, deck, parse_many
 from .errors import InputError
@@ -12,9 +13,13 @@ from .state import Pending, Player, State, replace
 
 
 def shuffle_deal(jokers: int, n: int, dealer: int, seed) -> list[int]:
-    """Deal the whole deck one card at a time from the seat after the dealer."""
+    """Deal the whole deck one card at a time from the seat after the dealer.
+
+    Without a caller's seed every deal is shuffled from a fresh secret 256-bit seed that is never stored:
+    the dealt hands are in the log, and no hand of one deal tells anything about another.
+    """
     cards = cards_of(deck(jokers))
-    random.Random(f"daifugo:{seed}").shuffle(cards)
+    random.Random(f"daifugo:{secrets.token_hex(32) if seed is None else seed}").shuffle(cards)
     hands = [0] * n
     for i, c in enumerate(cards):
         hands[(dealer + 1 + i) % n] |= 1 << c
@@ -65,9 +70,7 @@ def new_game(preset="uecda", rules=None, players=None, seed=None, hands=None, ta
     if not isinstance(players, (list, tuple)) or not 2 <= len(players) <= MAX_PLAYERS:
         raise InputError("bad_players", f"a game needs 2 to {MAX_PLAYERS} players")
     names = [str(p) for p in players]
-    if seed is None:
-        seed = random.SystemRandom().randrange(2 ** 31)
-    if isinstance(seed, bool) or not isinstance(seed, int):
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise InputError("bad_seed", "seed must be a whole number")
     if leader is not None and (isinstance(leader, bool) or not isinstance(leader, int)
                                or not 0 <= leader < len(names)):
@@ -83,7 +86,7 @@ def new_game(preset="uecda", rules=None, players=None, seed=None, hands=None, ta
         return replace(st, turn=leader or 0), [event]
     if leader is not None:
         raise InputError("bad_leader", "leader is for table-mode games; otherwise the first card's holder leads")
-    masks, out = _hands(ruleset, len(names), 0, f"{seed}:1", hands)
+    masks, out = _hands(ruleset, len(names), 0, None if seed is None else f"{seed}:1", hands)
     st = State(rules=ruleset, players=tuple(Player(i, nm, m) for i, (nm, m) in enumerate(zip(names, masks))),
                out_of_play=out, seed=seed, phase="play")
     leader = 0
@@ -149,7 +152,7 @@ def next_deal(st, hands=None, proceed=None):
         masks, out = [0] * n, 0
         players = tuple(Player(p.seat, p.name, 0, None, c) for p, c in zip(st.players, table_counts(rs, n, dealer)))
     else:
-        masks, out = _hands(rs, n, dealer, f"{st.seed}:{st.deal + 1}", hands)
+        masks, out = _hands(rs, n, dealer, None if st.seed is None else f"{st.seed}:{st.deal + 1}", hands)
         players = tuple(Player(p.seat, p.name, m) for p, m in zip(st.players, masks))
     new = State(rules=rs, players=players, seq=st.seq + 1, deal=st.deal + 1, phase="exchange", out_of_play=out,
                 first_play=False, dealer=dealer, seed=st.seed, previous_places=places, exchange_counts=counts,

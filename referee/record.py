@@ -68,7 +68,16 @@ def export_record(events, viewer=None) -> str:
             out.append(f"# event {ev.get('seq')}: {json.dumps(ev, ensure_ascii=False)}")
     out.append("")
     out.append(f"end: seq {events[-1]['seq']}")
-    return "\n".join(out) + "\n"
+    return "\n".join(_one_line(line) for line in out) + "\n"
+
+
+# Characters that would end a line when the record is read back (str.splitlines), other control characters and
+# lone surrogates: written as \uXXXX, so a name or a message can never start a line that imports as a move.
+_UNSAFE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+def _one_line(text: str) -> str:
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _has_hidden(events) -> bool:

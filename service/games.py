@@ -1,26 +1,36 @@
 """Game operations shared by the HTTP blueprints and the bot workers.
 
 Every request reads the latest snapshot (O(1)), asks the engine, and writes back
-through the store's conditional append, so no game state lives in the process.
+through the store's conditional append; the only state a process keeps is a cache of
+the snapshots it wrote, which the conditional append makes safe to be stale.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import secrets
 import time
+from dataclasses import replace
 
 import referee as engine
 from referee.record import import_record
 
-from .scheduler import BOT_STRATEGIES
+from .audit import clip_move, clip_verdict
 from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized
-from .store import GameRecord, GameStore
+from .names import name_problem
+from .scheduler import BOT_STRATEGIES
+from .snapshots import SnapshotCache
+from .store import GameRecord, GameStore, Written
 from .tokens import digest, matches, new_token
+from .whatif import hidden_outcome, sealed_verdict
 
 log = logging.getLogger(__name__)
 TABLE = "table"  # viewer marker for the table token (engine viewer None)
 MAX_RETRIES = 20
-MAX_RECORD_CHARS = 4_000_000
+MAX_RECORD_CHARS = 1_000_000
+MAX_NAME_CHARS = 40
+MAX_IDEMPOTENCY_KEY = 255
 
 
 def viewer_arg(viewer):
@@ -28,15 +38,35 @@ def viewer_arg(viewer):
 
 
 class GameService:
-    def __init__(self, store: GameStore, scheduler=None):
+    def __init__(self, store: GameStore, scheduler=None, max_name_chars: int = MAX_NAME_CHARS,
+                 max_record_chars: int = MAX_RECORD_CHARS, fault_pause_s: float = 0.0):
         self.store = store
         self.scheduler = scheduler  # service.scheduler.BotScheduler or None
+        self.max_name_chars, self.max_record_chars = max_name_chars, max_record_chars
+        self.fault_pause_s = fault_pause_s  # test hook (Settings.fault_pause_after_append_s)
+        self.snapshots = SnapshotCache()
+
+    def check_names(self, names, code: str) -> None:
+        for seat, name in enumerate(names):
+            problem = name_problem(name, self.max_name_chars)
+            if problem:
+                raise ApiError(f"seat {seat}: {problem}", code=code)
 
     # --- reading and access -------------------------------------------------
-    def load(self, gid: str) -> GameRecord:
-        rec = self.store.load(gid) if _valid_id(gid) else None
+    def load(self, gid: str, idempotency_key: str | None = None) -> GameRecord:
+        """The game's snapshot in one round trip (with the answer stored under ``idempotency_key``, if any)."""
+        digest = idempotency_digest(idempotency_key) if idempotency_key is not None else None
+        rec = self.store.load(gid, digest) if _valid_id(gid) else None
         if rec is None:
             raise NotFound(f"no game {gid!r}", code="unknown_game")
+        return rec
+
+    def snapshot(self, gid: str) -> GameRecord:
+        """For the move path: this process's cached snapshot of the game, else a fresh read (then cached)."""
+        rec = self.snapshots.get(gid)
+        if rec is None:
+            rec = self.load(gid)
+            self.snapshots.put(rec, None)
         return rec
 
     def viewer(self, rec: GameRecord, token: str | None):
@@ -61,11 +91,12 @@ class GameService:
 
     @staticmethod
     def state_of(rec: GameRecord):
-        return engine.state_from_json(rec.state)
+        return rec.parsed if rec.parsed is not None else engine.state_from_json(rec.state)
 
     # --- creating -----------------------------------------------------------
     def create(self, preset: str, players: list[dict], rules=None, seed=None, hands=None, table=False,
                leader=None) -> dict:
+        self.check_names([p.get("name") for p in players], "bad_name")
         bots = [p.get("bot") for p in players]
         unknown = sorted({b for b in bots if b is not None and b not in BOT_STRATEGIES})
         if unknown:
@@ -80,10 +111,11 @@ class GameService:
         """A game whose log is a replayed record (docs/record.md); every seat is human."""
         if not isinstance(text, str):
             raise ApiError("'record' must be the text of a game record (docs/record.md)", code="bad_record")
-        if len(text) > MAX_RECORD_CHARS:
-            raise ApiError(f"the record is longer than {MAX_RECORD_CHARS} characters", code="bad_record")
+        if len(text) > self.max_record_chars:
+            raise ApiError(f"the record is longer than {self.max_record_chars} characters", code="bad_record")
         try:
             events = import_record(text)
+            self.check_names(events[0]["players"], "bad_record")
             state = engine.replay(events)
         except engine.InputError as exc:
             raise ApiError(exc.message, code="bad_record") from None
@@ -94,42 +126,103 @@ class GameService:
         table = new_token("tbl")
         seats = [new_token("seat") for _ in state.players]
         state_json = engine.state_to_json(state)
-        seq = self.store.create(gid, state_json, events, digest(table), [digest(t) for t in seats], bots)
-        self._schedule(gid, seq, state, bots)
+        owed, over = turn_flags(state, bots)
+        if any(bots):
+            self.store.register_bot_game(gid)  # indexed before the game's keys exist: no owed turn escapes the reaper
+        seq = self.store.create(gid, state_json, events, digest(table), [digest(t) for t in seats], bots,
+                                owed=owed, over=over)
+        self._enqueue(gid, seq, owed)
         return {"game_id": gid, "table_token": table, "seat_tokens": seats, "seq": seq, "state": state_json}
 
     # --- proposing ----------------------------------------------------------
-    def propose(self, gid: str, move: dict, viewer, expected_seq: int | None = None) -> tuple[int, dict]:
-        """Judge and, if legal, apply ``move``. Returns (http status, body)."""
+    def propose(self, gid: str, move: dict, viewer, expected_seq: int | None = None, rec: GameRecord | None = None,
+                idempotency_key: str | None = None) -> tuple[int, dict]:
+        """Judge and, if legal, apply ``move``. Returns (http status, body).
+
+        ``rec`` is the snapshot the caller checked the token on (read, or this process's cache): the move then
+        costs one script call; if the snapshot was stale the script refuses it and returns the current one, so
+        a stale cache costs one more script call, never an extra read. With ``idempotency_key`` the
+        answer is stored by the same script, and a retry with the same key and request gets it back (the body
+        then carries ``replayed: True``).
+        """
         self.require_seat(viewer, move.get("seat"))
+        key = idempotency_digest(idempotency_key) if idempotency_key is not None else None
+        fingerprint = _fingerprint(viewer, move, expected_seq) if key else None
         for _ in range(MAX_RETRIES):
-            rec = self.load(gid)
+            if rec is None:
+                rec = self.load(gid, idempotency_key)
+            if key and rec.idem is not None:
+                return self._replay_answer(gid, rec, rec.idem, fingerprint, viewer)
             if expected_seq is not None and expected_seq != rec.seq:
+                if rec.cached or (key and rec.idem_digest != key):
+                    rec = None  # maybe stale, or a retry whose first answer is stored: read and look again
+                    continue
                 raise Conflict(f"expected_seq {expected_seq} is stale: the game is at seq {rec.seq}",
                                code="stale_seq")
             state = self.state_of(rec)
             verdict, new_state, events = engine.apply(state, move)
             vj = verdict.to_json()
             if not verdict.legal:
-                audit = {"type": "rejected", "after_seq": rec.seq, "move": move, "verdict": vj,
+                audit = {"type": "rejected", "after_seq": rec.seq, "move": clip_move(move), "verdict": clip_verdict(vj),
                          "by": "table" if viewer == TABLE else f"seat{viewer}", "at": time.time()}
-                if self.store.reject(gid, rec.seq, audit):
+                answer = {"fp": fingerprint, "status": 422, "seq": rec.seq, "verdict": vj} if key else None
+                w = self.store.reject(gid, rec.seq, audit, idem=(key, answer) if key else None)
+                if w.status == "ok":
                     return 422, {"verdict": vj, "seq": rec.seq, "state": self.view(state, viewer)}
-                continue  # the game moved on while we judged: judge again
-            ok, seq = self.store.append(gid, rec.seq, engine.state_to_json(new_state), events)
-            if not ok:
-                if expected_seq is not None:
-                    raise Conflict(f"another move was applied first: the game is at seq {seq}", code="stale_seq")
-                continue
-            self._schedule(gid, seq, new_state, rec.bots)
-            return 200, {"verdict": vj, "seq": seq, "state": self.view(new_state, viewer)}
+            else:
+                owed, over = turn_flags(new_state, rec.bots)
+                last = events[-1]["seq"] if events else rec.seq
+                answer = {"fp": fingerprint, "status": 200, "seq": last, "verdict": vj} if key else None
+                state_json = engine.state_to_json(new_state)
+                w = self.store.append(gid, rec.seq, state_json, events, owed=owed, over=over,
+                                      idem=(key, answer) if key else None)
+                if w.status == "ok":
+                    self.snapshots.put(replace(rec, seq=w.seq, state=state_json, owed=w.seq if owed else None,
+                                               tries=0), new_state)
+                    if owed and self.fault_pause_s:
+                        time.sleep(self.fault_pause_s)  # test hook: a crash here must not lose the bot turn
+                    self._enqueue(gid, w.seq, owed)
+                    view = state_json if viewer == TABLE else self.view(new_state, viewer)
+                    return 200, {"verdict": vj, "seq": w.seq, "state": view}
+            self.snapshots.drop(gid)
+            if w.status == "replayed":  # a concurrent request with the same key got there first
+                return self._replay_answer(gid, None, w.prior, fingerprint, viewer)
+            self._after_conflict(gid, w, expected_seq)
+            # the game moved on while we judged: judge again on the snapshot the script returned (it found no
+            # answer under this key either); tokens and bots never change
+            rec = replace(rec, seq=w.seq, state=w.state, parsed=None, cached=False, idem=None, idem_digest=key)
         raise Conflict("too much contention on this game, try again", code="busy")
 
-    def judge(self, gid: str, move: dict, viewer) -> dict:
+    @staticmethod
+    def _after_conflict(gid: str, w: Written, expected_seq) -> None:
+        """A write that did not happen: the game is gone (404), or stale (409 if the caller pinned a seq)."""
+        if w.status == "gone":
+            raise NotFound(f"no game {gid!r}", code="unknown_game")
+        if expected_seq is not None:
+            raise Conflict(f"another move was applied first: the game is at seq {w.seq}", code="stale_seq")
+
+    def _replay_answer(self, gid: str, rec: GameRecord | None, prior: dict, fingerprint: str, viewer):
+        if prior.get("fp") != fingerprint:
+            raise ApiError("this Idempotency-Key was already used in this game for a different request "
+                           "(another body, expected_seq or token); use a new key", code="idempotency_key_reused",
+                           status=422)
+        seq = prior["seq"]
+        if rec is not None and rec.seq == seq:
+            state = self.state_of(rec)
+        else:
+            state = engine.replay(self.store.events(gid, upto_seq=seq), upto=seq)
+        return prior["status"], {"verdict": prior["verdict"], "seq": seq, "state": self.view(state, viewer),
+                                 "replayed": True}
+
+    def judge(self, gid: str, move: dict, viewer, rec: GameRecord | None = None) -> dict:
+        """A what-if: nothing is stored. A seat never learns more than it could see (service/whatif.py)."""
         self.require_seat(viewer, move.get("seat"))
-        rec = self.load(gid)
+        rec = rec or self.load(gid)
         state = self.state_of(rec)
         verdict, new_state, _ = engine.apply(state, move)
+        if viewer != TABLE and verdict.legal and hidden_outcome(state, new_state, move, viewer):
+            return {"verdict": sealed_verdict(verdict.to_json(), viewer), "seq": rec.seq,
+                    "state": self.view(state, viewer)}
         return {"verdict": verdict.to_json(), "seq": rec.seq, "state": self.view(new_state, viewer)}
 
     def next_deal(self, gid: str, viewer, hands=None) -> dict:
@@ -141,10 +234,14 @@ class GameService:
             if engine.actors(state):
                 raise Conflict("the current deal is not over yet", code="deal_not_over")
             new_state, events = engine.next_deal(state, hands=hands)
-            ok, seq = self.store.append(gid, rec.seq, engine.state_to_json(new_state), events)
-            if ok:
-                self._schedule(gid, seq, new_state, rec.bots)
-                return {"seq": seq, "state": self.view(new_state, viewer)}
+            owed, over = turn_flags(new_state, rec.bots)
+            if any(rec.bots):
+                self.store.register_bot_game(gid)  # the reaper may have dropped it when the last deal ended
+            w = self.store.append(gid, rec.seq, engine.state_to_json(new_state), events, owed=owed, over=over)
+            if w.status == "ok":
+                self._enqueue(gid, w.seq, owed)
+                return {"seq": w.seq, "state": self.view(new_state, viewer)}
+            self._after_conflict(gid, w, None)
         raise Conflict("too much contention on this game, try again", code="busy")
 
     def correct_hands(self, gid: str, viewer, hands) -> dict:
@@ -155,9 +252,11 @@ class GameService:
             rec = self.load(gid)
             state = self.state_of(rec)
             new_state, events = engine.correct_hands(state, hands)
-            ok, seq = self.store.append(gid, rec.seq, engine.state_to_json(new_state), events)
-            if ok:
-                return {"seq": seq, "state": self.view(new_state, viewer)}
+            owed, over = turn_flags(new_state, rec.bots)
+            w = self.store.append(gid, rec.seq, engine.state_to_json(new_state), events, owed=owed, over=over)
+            if w.status == "ok":
+                return {"seq": w.seq, "state": self.view(new_state, viewer)}
+            self._after_conflict(gid, w, None)
         raise Conflict("too much contention on this game, try again", code="busy")
 
     def legal_moves(self, gid: str, viewer, seat: int | None) -> dict:
@@ -179,7 +278,7 @@ class GameService:
         if include_rejected and viewer != TABLE:
             raise Forbidden("only the table token may read rejected proposals", code="table_only")
         out = []
-        for entry in self.store.entries(gid, after_seq=after):
+        for entry in self.store.entries(gid, after_seq=after, include_rejected=include_rejected):
             if entry.kind == "event":
                 out.append(engine.redact_event(entry.data, viewer_arg(viewer)))
             elif include_rejected:
@@ -193,12 +292,41 @@ class GameService:
         state = engine.replay(self.store.events(gid, upto_seq=seq), upto=seq)
         return {"seq": seq, "state": self.view(state, viewer)}
 
+    def delete(self, gid: str, viewer) -> None:
+        if viewer != TABLE:
+            raise Forbidden("only the table token may delete a game", code="table_only")
+        self.snapshots.drop(gid)
+        if not self.store.delete(gid):
+            raise NotFound(f"no game {gid!r}", code="unknown_game")
+
     # --- bots ---------------------------------------------------------------
-    def _schedule(self, gid: str, seq: int, state, bots) -> None:
-        if self.scheduler is None or not any(bots):
+    def _enqueue(self, gid: str, seq: int, owed: bool) -> None:
+        """Enqueue the bot turn a write made owed. The turn is already durable in the game's meta: if this
+        fails (or the process dies first), a worker's reaper enqueues it (service/reaper.py)."""
+        if not owed or self.scheduler is None:
             return
-        if any(bots[s] for s in engine.actors(state)) and self.store.claim_bot_turn(gid, seq):
+        try:
             self.scheduler.schedule(gid, seq)
+        except Exception:  # noqa: BLE001 - the move is stored; the reaper recovers the turn
+            log.exception("game %s: could not enqueue the bot turn at seq %d; the reaper will", gid, seq)
+
+
+def turn_flags(state, bots) -> tuple[bool, bool]:
+    """(a bot seat must act, nobody can act) in ``state``: what the store keeps for the reaper and the TTL."""
+    actors = engine.actors(state)
+    return any(bots[s] for s in actors), not actors
+
+
+def idempotency_digest(key: str) -> str:
+    if not key or len(key) > MAX_IDEMPOTENCY_KEY or not all(" " <= c <= "~" for c in key):
+        raise ApiError(f"an Idempotency-Key is 1 to {MAX_IDEMPOTENCY_KEY} printable ASCII characters",
+                       code="bad_idempotency_key")
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def _fingerprint(viewer, move: dict, expected_seq) -> str:
+    text = json.dumps([str(viewer), move, expected_seq], sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def judge_detached(preset: str, rules, state_json: dict, move: dict) -> dict:

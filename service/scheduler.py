@@ -1,22 +1,64 @@
-"""Enqueueing bot turns on RQ with one deterministic job id per (game, seq)."""
+"""Enqueueing bot turns on RQ, and what the reaper asks RQ: is a bot turn's job still alive?
+
+Job ids: ``bot-<game>-<seq>`` for the job scheduled by the write that made the turn owed, then
+``bot-<game>-<seq>-r<n>`` for the reaper's n-th retry (a new id each time: a dead job stays inspectable in
+RQ's registries, and a job that never reached the queue needs no requeue).
+"""
 from __future__ import annotations
 
 from rq import Queue
+from rq.job import Job, JobStatus
 
 JOB = "workers.jobs.play_bot_turn"  # by name: the service never imports the workers
 # The strategies a seat may name; workers/bots registers one function for each (a test checks both agree).
 BOT_STRATEGIES = ("greedy", "mc", "random")
+_WAITING = {JobStatus.CREATED, JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED}
 
 
-def job_id(game_id: str, seq: int) -> str:
-    return f"bot-{game_id}-{seq}"
+def job_id(game_id: str, seq: int, tries: int = 0) -> str:
+    base = f"bot-{game_id}-{seq}"
+    return f"{base}-r{tries}" if tries else base
 
 
 class BotScheduler:
     def __init__(self, raw_conn, queue_name: str, key_prefix: str):
         self.queue = Queue(queue_name, connection=raw_conn)
+        self.conn = raw_conn
         self.key_prefix = key_prefix
 
-    def schedule(self, game_id: str, seq: int) -> None:
+    def schedule(self, game_id: str, seq: int, tries: int = 0) -> str:
+        jid = job_id(game_id, seq, tries)
         self.queue.enqueue(JOB, game_id, seq, self.key_prefix, self.queue.name,
-                           job_id=job_id(game_id, seq), result_ttl=3600, failure_ttl=7 * 24 * 3600)
+                           job_id=jid, result_ttl=3600, failure_ttl=7 * 24 * 3600)
+        return jid
+
+    # --- liveness, for the reaper --------------------------------------------
+    def alive_key(self, worker_name: str) -> str:
+        return f"rq:referee-alive:{self.queue.name}:{worker_name}"
+
+    def mark_alive(self, worker_name: str, ttl_s: float) -> None:
+        """A `referee worker` says it is alive; a job it started counts as abandoned once this expires."""
+        self.conn.set(self.alive_key(worker_name), 1, px=max(1, int(ttl_s * 1000)))
+
+    def mark_gone(self, worker_name: str) -> None:
+        self.conn.delete(self.alive_key(worker_name))
+
+    def live(self, job_ids: list[str]) -> list[bool]:
+        """For each job: will it still run (waiting in the queue) or is it running on a live worker?"""
+        if not job_ids:
+            return []
+        jobs = Job.fetch_many(job_ids, connection=self.conn)
+        running = [j for j in jobs if j is not None and j.get_status(refresh=False) == JobStatus.STARTED]
+        pipe = self.conn.pipeline(transaction=False)
+        for j in running:
+            pipe.exists(self.alive_key(j.worker_name or "?"))
+        alive = dict(zip((j.id for j in running), pipe.execute() if running else []))
+        out = []
+        for j in jobs:
+            if j is None:
+                out.append(False)  # never enqueued (the appender died first) or long expired
+            elif j.id in alive:
+                out.append(bool(alive[j.id]))
+            else:
+                out.append(j.get_status(refresh=False) in _WAITING)
+        return out

@@ -1,8 +1,11 @@
-"""Service settings, read from the environment once per app or worker."""
+"""Service settings, read from the environment once per app or worker.
+
+Every numeric setting below is read from ``REFEREE_<NAME>`` (e.g. ``REFEREE_GAME_TTL_S``).
+"""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 
 @dataclass(frozen=True)
@@ -12,15 +15,64 @@ class Settings:
     key_prefix: str
     queue_name: str
     storage_label: str | None = None  # what /healthz reports; set by `serve` for its children
+    # durability of bot turns (docs/store.md)
+    reaper_interval_s: float = 2.0      # how often every `referee worker` looks for owed bot turns without a live job
+    reaper_grace_s: float = 5.0         # an owed turn younger than this is left to the process that appended it
+    bot_max_retries: int = 5            # retries of one bot turn before the reaper gives up on it (and logs it)
+    # retention and limits of what a game stores
+    game_ttl_s: int = 7 * 24 * 3600     # a game nobody moved in this long expires (refreshed on each write)
+    game_ttl_over_s: int = 24 * 3600    # ... and this long after its deal is over (a new deal restores the above)
+    audit_max: int = 1000               # rejected proposals kept per game (XADD MAXLEN ~)
+    idempotency_keys: int = 200         # Idempotency-Key answers kept per game (the oldest are dropped)
+    # the `mc` bot in served games (None: its defaults, 200 ms and 400 playouts per decision)
+    mc_budget_ms: float | None = None
+    mc_playouts: int | None = None
+    # test hook: sleep this long between a proposal's append and the enqueue of the bot turn it made owed
+    fault_pause_after_append_s: float = 0.0
+    # --- limits (README "Limits and reliability"); a rate of 0 turns that limit off ---
+    max_body_bytes: int = 1_048_576      # larger bodies get 413 body_too_large
+    max_json_depth: int = 32             # deeper JSON gets 400 json_too_deep
+    max_string_chars: int = 1000         # any JSON string but a record's text
+    max_record_chars: int = 1_000_000    # the text of an imported record
+    max_name_chars: int = 40             # a player's name (printable, one line)
+    max_url_chars: int = 4096            # longer path+query gets 414 url_too_long
+    rate_window_s: int = 60              # the rate limits count per window
+    rate_create_per_address: int = 120   # POST /v1/games per client address
+    rate_moves_per_token: int = 600      # moves and what-ifs per bearer token
+    rate_moves_per_address: int = 3000   # moves and judging per client address
+    trusted_proxies: int = 0             # X-Forwarded-For hops to trust for the address
+    sse_max_streams: int = 16            # open event streams per API process (503 beyond)
+    http_threads: int = 8                # gunicorn threads kept for everything but streams
+
+    @property
+    def gunicorn_threads(self) -> int:
+        """Streams hold a thread each: the cap's worth on top of the threads for ordinary requests."""
+        return self.http_threads + self.sse_max_streams
 
     @classmethod
     def from_env(cls, **overrides) -> "Settings":
+        env = os.environ.get
         values = dict(
-            redis_url=os.environ.get("REDIS_URL") or None,
-            data_dir=os.environ.get("REFEREE_DATA_DIR", "./.referee-data"),
-            key_prefix=os.environ.get("REFEREE_KEY_PREFIX", "referee"),
-            queue_name=os.environ.get("REFEREE_QUEUE", "referee-bots"),
-            storage_label=os.environ.get("REFEREE_STORAGE") or None,
+            redis_url=env("REDIS_URL") or None,
+            data_dir=env("REFEREE_DATA_DIR", "./.referee-data"),
+            key_prefix=env("REFEREE_KEY_PREFIX", "referee"),
+            queue_name=env("REFEREE_QUEUE", "referee-bots"),
+            storage_label=env("REFEREE_STORAGE") or None,
         )
+        for f in fields(cls):
+            kind = _NUMBER_KINDS.get(f.name) or type(f.default)
+            if kind not in (int, float):
+                continue
+            var = f"REFEREE_{f.name.upper()}"
+            raw = env(var)
+            if raw in (None, ""):
+                continue
+            try:
+                values[f.name] = kind(float(raw)) if kind is int else kind(raw)
+            except ValueError:
+                raise ValueError(f"{var}={raw!r} is not a number") from None
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
+
+
+_NUMBER_KINDS = {"mc_budget_ms": float, "mc_playouts": int}  # settings whose default (None) says nothing of the kind

@@ -1,11 +1,21 @@
 """Per-game Redis storage: an append-only Stream log plus a snapshot of the latest state.
 
-Keys of one game share the hash tag ``{game_id}`` so they live on one cluster slot:
-``<prefix>:{<id>}:meta`` (hash: seq, state, token hashes, bots) and
-``<prefix>:{<id>}:log`` (stream).  Stream ids: the applied event with ``seq = s``
-has id ``(s+1)-0`` (stream ids must be > 0-0); the k-th proposal rejected while
-the game stood at seq ``s`` has id ``(s+1)-k``, k >= 1, so audit entries sort
-right after the event they were judged against.
+Every key of one game shares the hash tag ``{game_id}`` so they live on one cluster slot, and every write to a
+game is one Lua script over those keys only (never a key of another game):
+
+- ``<prefix>:{<id>}:meta`` hash: ``seq``, ``state`` (the snapshot), token hashes, ``bots``, ``over`` (1 when
+  nobody can act: the deal is over), and while a bot seat owes a move: ``owed`` (= seq), ``owed_at``, ``tries``;
+- ``<prefix>:{<id>}:log`` stream of the applied events, never trimmed: the event with ``seq = s`` has id
+  ``(s+1)-0`` (stream ids must be > 0-0);
+- ``<prefix>:{<id>}:audit`` stream of rejected proposals, trimmed (``XADD MAXLEN ~``): the k-th proposal
+  rejected while the game stood at seq ``s`` has id ``(s+1)-k``, k >= 1, so it sorts right after event ``s``;
+- ``<prefix>:{<id>}:idem`` hash and ``…:idemz`` sorted set: the answers given under an ``Idempotency-Key``
+  (sha-256 of the key -> JSON; the set orders them), capped per game, the oldest dropped first.
+
+Every write refreshes the TTL of all of them (``game_ttl_s``, or ``game_ttl_over_s`` once the deal is over).
+One key outside the games, ``<prefix>:bot-games`` (a sorted set: game id -> ms when registered), lists the
+games with bot seats for the reaper (service/reaper.py); a game is added to it *before* its own keys are
+written, so no owed bot turn is ever missing from it.
 """
 from __future__ import annotations
 
@@ -16,29 +26,101 @@ from dataclasses import dataclass
 import redis
 
 BLOCK_STEP_MS = 2000  # well under the client's socket timeout
+KEYS_OF_A_GAME = ("meta", "log", "audit", "idem", "idemz")
 
-_APPEND = """
+# Shared by the write scripts; KEYS = meta, log, audit, idem, idemz of one game.
+_LIB = """
+local function remember(digest, value, cap)
+  if digest == '' then return end
+  redis.call('HSET', KEYS[4], digest, value)
+  redis.call('ZADD', KEYS[5], redis.call('HINCRBY', KEYS[1], 'idemn', 1), digest)
+  local extra = redis.call('ZCARD', KEYS[5]) - tonumber(cap)
+  if extra > 0 then
+    local old = redis.call('ZPOPMIN', KEYS[5], extra)
+    for i = 1, #old, 2 do redis.call('HDEL', KEYS[4], old[i]) end
+  end
+end
+local function refresh(over, ttl, ttl_over)
+  local t = ttl
+  if over == '1' then t = ttl_over end
+  for i = 1, #KEYS do redis.call('EXPIRE', KEYS[i], t) end
+end
+local function owe(owed, seq, now)
+  if owed == '1' then
+    redis.call('HSET', KEYS[1], 'owed', seq, 'owed_at', now, 'tries', 0)
+  else
+    redis.call('HDEL', KEYS[1], 'owed', 'owed_at', 'tries')
+  end
+end
+"""
+
+# ARGV: state, table, seats, bots, owed, over, now, ttl, ttl_over, then (seq, event) pairs
+_CREATE = _LIB + """
+if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('game exists') end
+local last = -1
+for i = 10, #ARGV, 2 do
+  last = tonumber(ARGV[i])
+  redis.call('XADD', KEYS[2], (last + 1) .. '-0', 'kind', 'event', 'data', ARGV[i + 1])
+end
+redis.call('HSET', KEYS[1], 'seq', last, 'state', ARGV[1], 'rk', 0, 'table', ARGV[2], 'seats', ARGV[3],
+           'bots', ARGV[4], 'over', ARGV[6])
+owe(ARGV[5], last, ARGV[7])
+refresh(ARGV[6], ARGV[8], ARGV[9])
+return last
+"""
+
+# ARGV: expected_seq, state, owed, over, now, ttl, ttl_over, idem digest, idem answer, idem cap, then pairs
+_APPEND = _LIB + """
 local cur = tonumber(redis.call('HGET', KEYS[1], 'seq'))
 if cur == nil then return {-1, -1} end
-if cur ~= tonumber(ARGV[1]) then return {0, cur} end
+if ARGV[8] ~= '' then
+  local prior = redis.call('HGET', KEYS[4], ARGV[8])
+  if prior then return {2, cur, prior} end
+end
+if cur ~= tonumber(ARGV[1]) then return {0, cur, redis.call('HGET', KEYS[1], 'state')} end
 local last = cur
-for i = 3, #ARGV, 2 do
+for i = 11, #ARGV, 2 do
   local s = tonumber(ARGV[i])
   if s <= last then return redis.error_reply('event seq ' .. s .. ' after ' .. last) end
   redis.call('XADD', KEYS[2], (s + 1) .. '-0', 'kind', 'event', 'data', ARGV[i + 1])
   last = s
 end
-redis.call('HSET', KEYS[1], 'seq', last, 'state', ARGV[2], 'rk', 0)
+redis.call('HSET', KEYS[1], 'seq', last, 'state', ARGV[2], 'rk', 0, 'over', ARGV[4])
+owe(ARGV[3], last, ARGV[5])
+remember(ARGV[8], ARGV[9], ARGV[10])
+refresh(ARGV[4], ARGV[6], ARGV[7])
 return {1, last}
 """
 
-_REJECT = """
+# ARGV: expected_seq, audit entry, audit cap, ttl, ttl_over, idem digest, idem answer, idem cap
+_REJECT = _LIB + """
 local cur = tonumber(redis.call('HGET', KEYS[1], 'seq'))
 if cur == nil then return {-1, -1} end
-if cur ~= tonumber(ARGV[1]) then return {0, cur} end
+if ARGV[6] ~= '' then
+  local prior = redis.call('HGET', KEYS[4], ARGV[6])
+  if prior then return {2, cur, prior} end
+end
+if cur ~= tonumber(ARGV[1]) then return {0, cur, redis.call('HGET', KEYS[1], 'state')} end
 local k = redis.call('HINCRBY', KEYS[1], 'rk', 1)
-redis.call('XADD', KEYS[2], (cur + 1) .. '-' .. k, 'kind', 'rejected', 'data', ARGV[2])
-return {1, k}
+redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[3], (cur + 1) .. '-' .. k, 'kind', 'rejected', 'data', ARGV[2])
+remember(ARGV[6], ARGV[7], ARGV[8])
+refresh(redis.call('HGET', KEYS[1], 'over'), ARGV[4], ARGV[5])
+return {1, cur}
+"""
+
+# KEYS: meta. ARGV: seq, tries seen, now. The reaper's compare-and-set before it enqueues retry tries + 1.
+_RETRY = """
+if redis.call('HGET', KEYS[1], 'seq') ~= ARGV[1] or redis.call('HGET', KEYS[1], 'owed') ~= ARGV[1]
+   or redis.call('HGET', KEYS[1], 'tries') ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], 'tries', tonumber(ARGV[2]) + 1, 'owed_at', ARGV[3])
+return 1
+"""
+
+# KEYS: the index. ARGV: game id, the score the reaper saw. Unchanged score = nobody registered it again since.
+_FORGET = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) == tonumber(ARGV[2]) then return redis.call('ZREM', KEYS[1], ARGV[1]) end
+return 0
 """
 
 
@@ -50,6 +132,30 @@ class GameRecord:
     table_hash: str
     seat_hashes: list[str]
     bots: list[str | None]
+    owed: int | None = None       # the seq at which a bot seat owes a move
+    tries: int = 0                # retries of that bot turn so far
+    idem: dict | None = None      # the stored answer for the Idempotency-Key asked about, if any
+    idem_digest: str | None = None  # the key (digest) that was asked about
+    parsed: object = None         # the engine state of ``state``, when a cache kept it (service/snapshots.py)
+    cached: bool = False          # from the process's cache: maybe stale
+
+
+@dataclass
+class Written:
+    status: str                   # "ok", "stale" (the game moved on), "gone", "replayed" (idempotency key known)
+    seq: int
+    prior: dict | None = None     # the stored answer when "replayed"
+    state: dict | None = None     # the current snapshot when "stale": judge again without another read
+
+
+@dataclass
+class TurnStatus:
+    """What the reaper needs of one indexed game (None fields: the game is gone)."""
+    seq: int | None
+    owed: int | None
+    owed_at: float
+    tries: int
+    over: bool
 
 
 @dataclass
@@ -63,62 +169,131 @@ def entry_id_for_seq(seq: int) -> str:
     return f"{seq + 1}-0"
 
 
+def _sid(stream_id: str) -> tuple[int, int]:
+    ms, _, k = stream_id.partition("-")
+    return int(ms), int(k or 0)
+
+
 class GameStore:
-    def __init__(self, conn: redis.Redis, prefix: str = "referee"):
-        self.r = conn
+    def __init__(self, conn: redis.Redis, prefix: str = "referee", *, ttl_s: int = 7 * 24 * 3600,
+                 ttl_over_s: int = 24 * 3600, audit_max: int = 1000, idempotency_keys: int = 200):
+        self.r = conn  # a redis.Redis or a redis.cluster.RedisCluster (decode_responses=True)
         self.prefix = prefix
+        self.ttl_s, self.ttl_over_s = int(ttl_s), int(ttl_over_s)
+        self.audit_max, self.idempotency_keys = int(audit_max), int(idempotency_keys)
+        self._create = conn.register_script(_CREATE)
         self._append = conn.register_script(_APPEND)
         self._reject = conn.register_script(_REJECT)
+        self._retry = conn.register_script(_RETRY)
+        self._forget = conn.register_script(_FORGET)
+
+    @classmethod
+    def from_settings(cls, conn, settings) -> "GameStore":
+        return cls(conn, settings.key_prefix, ttl_s=settings.game_ttl_s, ttl_over_s=settings.game_ttl_over_s,
+                   audit_max=settings.audit_max, idempotency_keys=settings.idempotency_keys)
+
+    # --- keys ---------------------------------------------------------------
+    def _key(self, gid: str, part: str) -> str:
+        return f"{self.prefix}:{{{gid}}}:{part}"
 
     def _meta(self, gid: str) -> str:
-        return f"{self.prefix}:{{{gid}}}:meta"
+        return self._key(gid, "meta")
 
     def _log(self, gid: str) -> str:
-        return f"{self.prefix}:{{{gid}}}:log"
+        return self._key(gid, "log")
 
-    def marker_key(self, gid: str, seq: int) -> str:
-        return f"{self.prefix}:{{{gid}}}:bot:{seq}"
+    def keys(self, gid: str) -> list[str]:
+        return [self._key(gid, part) for part in KEYS_OF_A_GAME]
+
+    @property
+    def index_key(self) -> str:
+        return f"{self.prefix}:bot-games"
+
+    # --- writing ------------------------------------------------------------
+    def register_bot_game(self, gid: str) -> None:
+        """Put a game with bot seats in the reaper's index; call it before the write that may make a bot owe."""
+        self.r.zadd(self.index_key, {gid: int(time.time() * 1000)})
 
     def create(self, gid: str, state: dict, events: list[dict], table_hash: str,
-               seat_hashes: list[str], bots: list[str | None]) -> int:
-        last = events[-1]["seq"]
-        pipe = self.r.pipeline(transaction=True)
-        for ev in events:
-            pipe.xadd(self._log(gid), {"kind": "event", "data": json.dumps(ev)}, id=entry_id_for_seq(ev["seq"]))
-        pipe.hset(self._meta(gid), mapping={
-            "seq": last, "state": json.dumps(state), "rk": 0, "table": table_hash,
-            "seats": json.dumps(seat_hashes), "bots": json.dumps(bots),
-        })
-        pipe.execute()
-        return last
-
-    def load(self, gid: str) -> GameRecord | None:
-        seq, state, table, seats, bots = self.r.hmget(self._meta(gid), "seq", "state", "table", "seats", "bots")
-        if seq is None:
-            return None
-        return GameRecord(gid, int(seq), json.loads(state), table, json.loads(seats), json.loads(bots))
-
-    def append(self, gid: str, expected_seq: int, state: dict, events: list[dict]) -> tuple[bool, int]:
-        """Atomically add ``events`` and the new snapshot iff the game still stands at ``expected_seq``."""
-        args: list = [expected_seq, json.dumps(state)]
+               seat_hashes: list[str], bots: list[str | None], owed: bool = False, over: bool = False) -> int:
+        args: list = [json.dumps(state), table_hash, json.dumps(seat_hashes), json.dumps(bots), int(owed),
+                      int(over), time.time(), self.ttl_s, self.ttl_over_s]
         for ev in events:
             args += [ev["seq"], json.dumps(ev)]
-        ok, seq = self._append(keys=[self._meta(gid), self._log(gid)], args=args)
-        return ok == 1, seq
+        return int(self._create(keys=self.keys(gid), args=args))
 
-    def reject(self, gid: str, expected_seq: int, audit: dict) -> bool:
-        ok, _ = self._reject(keys=[self._meta(gid), self._log(gid)], args=[expected_seq, json.dumps(audit)])
-        return ok == 1
+    def load(self, gid: str, idem: str | None = None) -> GameRecord | None:
+        """The snapshot (one round trip), with the stored answer for Idempotency-Key digest ``idem`` if given."""
+        fields = ("seq", "state", "table", "seats", "bots", "owed", "tries")
+        if idem:
+            pipe = self.r.pipeline(transaction=False)
+            pipe.hmget(self._meta(gid), *fields)
+            pipe.hget(self._key(gid, "idem"), idem)
+            row, prior = pipe.execute()
+        else:
+            row, prior = self.r.hmget(self._meta(gid), *fields), None
+        seq, state, table, seats, bots, owed, tries = row
+        if seq is None:
+            return None
+        return GameRecord(gid, int(seq), json.loads(state), table, json.loads(seats), json.loads(bots),
+                          None if owed is None else int(owed), int(tries or 0),
+                          None if prior is None else json.loads(prior), idem or None)
 
+    def append(self, gid: str, expected_seq: int, state: dict, events: list[dict], owed: bool = False,
+               over: bool = False, idem: tuple[str, dict] | None = None) -> Written:
+        """Atomically add ``events`` and the new snapshot iff the game still stands at ``expected_seq``.
+
+        ``owed``: a bot seat must act in the new state (the reaper's durable record of the bot turn);
+        ``over``: nobody can act (the shorter TTL applies); ``idem``: (key digest, answer) to remember.
+        """
+        digest, answer = idem or ("", None)
+        args: list = [expected_seq, json.dumps(state), int(owed), int(over), time.time(), self.ttl_s,
+                      self.ttl_over_s, digest, json.dumps(answer) if digest else "", self.idempotency_keys]
+        for ev in events:
+            args += [ev["seq"], json.dumps(ev)]
+        return self._written(self._append(keys=self.keys(gid), args=args))
+
+    def reject(self, gid: str, expected_seq: int, audit: dict, idem: tuple[str, dict] | None = None) -> Written:
+        """Store a rejected proposal in the (capped) audit stream iff the game still stands at ``expected_seq``."""
+        digest, answer = idem or ("", None)
+        args = [expected_seq, json.dumps(audit), self.audit_max, self.ttl_s, self.ttl_over_s,
+                digest, json.dumps(answer) if digest else "", self.idempotency_keys]
+        return self._written(self._reject(keys=self.keys(gid), args=args))
+
+    @staticmethod
+    def _written(reply) -> Written:
+        code, seq = int(reply[0]), int(reply[1])
+        if code == 1:
+            return Written("ok", seq)
+        if code == 2:
+            return Written("replayed", seq, json.loads(reply[2]))
+        if code == 0:
+            return Written("stale", seq, state=json.loads(reply[2]))
+        return Written("gone", seq)
+
+    def delete(self, gid: str) -> bool:
+        gone = bool(self.r.delete(*self.keys(gid)))
+        self.r.zrem(self.index_key, gid)
+        return gone
+
+    # --- reading the log ----------------------------------------------------
     def entries(self, gid: str, after_seq: int = -1, upto_seq: int | None = None,
-                count: int | None = None) -> list[LogEntry]:
+                include_rejected: bool = False) -> list[LogEntry]:
+        """The events after ``after_seq`` (up to ``upto_seq``); with ``include_rejected``, the audit entries
+        still kept, merged in stream-id order (each right after the event it was judged against)."""
         start = f"({entry_id_for_seq(after_seq)}" if after_seq >= 0 else "-"
         end = f"{upto_seq + 1}-0" if upto_seq is not None else "+"
-        rows = self.r.xrange(self._log(gid), min=start, max=end, count=count)
-        return [LogEntry(f["kind"], sid, json.loads(f["data"])) for sid, f in rows]
+        rows = self.r.xrange(self._log(gid), min=start, max=end)
+        out = [LogEntry(f["kind"], sid, json.loads(f["data"])) for sid, f in rows
+               if include_rejected or f["kind"] == "event"]  # logs written before the audit stream hold both
+        if include_rejected:
+            audit = self.r.xrange(self._key(gid, "audit"), min=start, max=end)
+            out += [LogEntry(f["kind"], sid, json.loads(f["data"])) for sid, f in audit]
+            out.sort(key=lambda e: _sid(e.stream_id))
+        return out
 
     def events(self, gid: str, after_seq: int = -1, upto_seq: int | None = None) -> list[dict]:
-        return [e.data for e in self.entries(gid, after_seq, upto_seq) if e.kind == "event"]
+        return [e.data for e in self.entries(gid, after_seq, upto_seq)]
 
     def wait_entries(self, gid: str, last_id: str, block_ms: int | None = None) -> list[LogEntry]:
         """Entries after stream id ``last_id``; with ``block_ms``, wait that long for new ones.
@@ -138,9 +313,28 @@ class GameStore:
             return []
         return [LogEntry(f["kind"], sid, json.loads(f["data"])) for sid, f in res[0][1]]
 
-    def claim_bot_turn(self, gid: str, seq: int) -> bool:
-        """True exactly once per (game, seq): guards against scheduling a bot turn twice."""
-        return bool(self.r.set(self.marker_key(gid, seq), 1, nx=True, ex=7 * 24 * 3600))
+    # --- the reaper's view --------------------------------------------------
+    def bot_games(self, batch: int = 200):
+        """(game id, registration score) of every indexed game, in batches (ZSCAN: safe while it changes)."""
+        yield from self.r.zscan_iter(self.index_key, count=batch)
+
+    def turn_status(self, gids: list[str]) -> list[TurnStatus]:
+        pipe = self.r.pipeline(transaction=False)
+        for gid in gids:
+            pipe.hmget(self._meta(gid), "seq", "owed", "owed_at", "tries", "over")
+        out = []
+        for seq, owed, owed_at, tries, over in pipe.execute():
+            out.append(TurnStatus(None if seq is None else int(seq), None if owed is None else int(owed),
+                                  float(owed_at or 0), int(tries or 0), over == "1"))
+        return out
+
+    def claim_retry(self, gid: str, seq: int, tries: int) -> bool:
+        """True for exactly one caller: the turn owed at ``seq`` after ``tries`` retries now has ``tries + 1``."""
+        return bool(self._retry(keys=[self._meta(gid)], args=[seq, tries, time.time()]))
+
+    def forget(self, gid: str, score) -> bool:
+        """Drop a gone or finished game from the index unless it was registered again since ``score``."""
+        return bool(self._forget(keys=[self.index_key], args=[gid, score]))
 
     def ping(self) -> bool:
         return bool(self.r.ping())

@@ -56,11 +56,15 @@ class Supervisor:
         self.children.append(proc)
         return proc
 
-    def start_gunicorn(self, host: str, port: int, workers: int = 2, threads: int = 8,
+    def start_gunicorn(self, host: str, port: int, workers: int = 2, threads: int | None = None,
                        access_log: bool = True) -> subprocess.Popen:
-        # gthread: a Server-Sent Events stream holds one thread, not a whole worker
+        # gthread: a Server-Sent Events stream holds one thread, not a whole worker; the app caps the streams
+        # below the thread count (Settings.gunicorn_threads) so ordinary requests always find a thread.
+        # --limit-request-line 0: long URLs reach the app, which answers a JSON 414 (gunicorn's cap is then 1 MiB)
+        threads = threads or self.settings.gunicorn_threads
         return self.spawn(["-m", "gunicorn", "--bind", f"{host}:{port}", "--workers", str(workers),
                            "--worker-class", "gthread", "--threads", str(threads), "--graceful-timeout", "5",
+                           "--limit-request-line", "0",
                            *(["--access-logfile", "-"] if access_log else []), *_no_control_socket(),
                            "api.app:create_app()"])
 

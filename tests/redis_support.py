@@ -23,13 +23,14 @@ def cleanup(url: str, key_prefix: str, queue_name: str) -> None:
     conn = redis.Redis.from_url(url, decode_responses=True)
     games = set()
     for key in conn.scan_iter(f"{key_prefix}:*", count=1000):
-        games.add(key.split("{", 1)[1].split("}", 1)[0])
+        if "{" in key:  # a game's key; the others (the reaper's index, rate-limit counters) are the prefix's own
+            games.add(key.split("{", 1)[1].split("}", 1)[0])
         conn.delete(key)
     for key in conn.scan_iter(f"rq:*{queue_name}*", count=1000):
         conn.delete(key)
-    # RQ keys its job hashes and results by job id (bot-<game>-<seq>), not by queue
+    # RQ keys its job hashes and results by job id (bot-<game>-<seq>[-r<n>]), not by queue
     for key in conn.scan_iter("rq:*bot-*", count=1000):
-        if key.rsplit("bot-", 1)[1].rsplit("-", 1)[0] in games:
+        if key.rsplit("bot-", 1)[1].split("-", 1)[0] in games:
             conn.delete(key)
     for key in conn.scan_iter("rq:worker:*", count=1000):
         if conn.type(key) == "hash" and conn.hget(key, "queues") == queue_name:

@@ -30,8 +30,11 @@ def register(subparsers) -> None:
 def cmd_worker(args) -> int:
     from rq import SimpleWorker, Worker
 
+    from service.reaper import BotReaper, run_in_thread
     from service.redis_conn import connect, embedded_url, start_embedded, stop_embedded
+    from service.scheduler import BotScheduler
     from service.settings import Settings
+    from service.store import GameStore
 
     settings = Settings.from_env()
     embedded = None
@@ -41,10 +44,23 @@ def cmd_worker(args) -> int:
         url = embedded_url(embedded)
     cls = Worker if args.fork else SimpleWorker
     worker = cls([settings.queue_name], connection=connect(url, decode=False))
+    # the reaper has its own connections: it runs in a thread next to the job being played
+    scheduler = BotScheduler(connect(url, decode=False), settings.queue_name, settings.key_prefix)
+    reaper = BotReaper(GameStore.from_settings(connect(url), settings), scheduler,
+                       grace_s=settings.reaper_grace_s, max_retries=settings.bot_max_retries)
+    stop = None
     try:
+        if args.burst:
+            scheduler.mark_alive(worker.name, 60)
+            reaper.run_once()
+        else:
+            _, stop = run_in_thread(reaper, settings.reaper_interval_s, worker.name)
         # RQ installs its own SIGTERM/SIGINT handlers: finish the current job, then return
         worker.work(burst=args.burst, with_scheduler=False)
     finally:
+        if stop is not None:
+            stop.set()
+        scheduler.mark_gone(worker.name)
         if embedded is not None:
             stop_embedded(embedded)
     return 0

@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 import referee as engine
 from rq import get_current_job
 
+from service.errors import NotFound
 from service.games import GameService
 from service.redis_conn import decoding
 from service.scheduler import BotScheduler
+from service.settings import Settings
 from service.store import GameStore
 
 from . import bots
@@ -16,11 +19,18 @@ from . import bots
 
 def play_bot_turn(game_id: str, seq: int, key_prefix: str, queue_name: str) -> dict:
     raw = get_current_job().connection
-    service = GameService(GameStore(decoding(raw), key_prefix), BotScheduler(raw, queue_name, key_prefix))
-    return play(service, game_id, seq)
+    settings = Settings.from_env(key_prefix=key_prefix, queue_name=queue_name)
+    service = GameService(GameStore.from_settings(decoding(raw), settings), BotScheduler(raw, queue_name, key_prefix))
+    return play(service, game_id, seq, strategy=lambda name: _bot(name, settings.mc_budget_ms, settings.mc_playouts))
 
 
-def play(service: GameService, game_id: str, seq: int) -> dict:
+@lru_cache(maxsize=None)
+def _bot(name: str, mc_budget_ms: float | None, mc_playouts: int | None):
+    options = {k: v for k, v in (("budget_ms", mc_budget_ms), ("playouts", mc_playouts)) if v is not None}
+    return bots.make(name, **options) if name == "mc" and options else bots.get(name)
+
+
+def play(service: GameService, game_id: str, seq: int, strategy=bots.get) -> dict:
     """Submit one bot move through the same conditional append as any client.
 
     The bot gets the seat's view, the legal moves and (if it wants it) the seat's redacted log; ``mc`` stops
@@ -29,7 +39,10 @@ def play(service: GameService, game_id: str, seq: int) -> dict:
     seq scheduled its own job, so this one only retries while it is still current.
     """
     while True:
-        rec = service.load(game_id)
+        try:
+            rec = service.load(game_id)
+        except NotFound:
+            return {"status": "gone", "seq": seq}  # deleted or expired while the turn waited
         if rec.seq != seq:
             return {"status": "superseded", "seq": rec.seq}
         state = service.state_of(rec)
@@ -42,7 +55,7 @@ def play(service: GameService, game_id: str, seq: int) -> dict:
         if not legal:
             return {"status": "no_legal_move", "seq": seq, "seat": seat}
         rng = random.Random(f"{game_id}:{seq}:{seat}")
-        bot = bots.get(rec.bots[seat])
+        bot = strategy(rec.bots[seat])
         if getattr(bots, "wants_history", lambda b: False)(bot):
             # the seat's own redacted log: what it could have seen at the table, nothing more
             history = [engine.redact_event(e, seat) for e in service.store.events(game_id)]
@@ -50,10 +63,12 @@ def play(service: GameService, game_id: str, seq: int) -> dict:
         else:
             move = bot(view, legal, rng)
         try:
-            status, body = service.propose(game_id, move, viewer=seat, expected_seq=seq)
+            status, body = service.propose(game_id, move, viewer=seat, expected_seq=seq, rec=rec)
         except Exception as exc:  # noqa: BLE001 - a conflict means: re-read and decide again
             if getattr(exc, "code", None) == "stale_seq":
                 continue
+            if isinstance(exc, NotFound):
+                return {"status": "gone", "seq": seq}
             raise
         return {"status": "applied" if status == 200 else "rejected", "seq": body["seq"], "seat": seat,
                 "verdict": body["verdict"]}

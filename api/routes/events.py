@@ -1,17 +1,19 @@
 import json
+import re
 import time
 
-from flask import Blueprint, Response, request, stream_with_context
+from flask import Blueprint, Response, current_app, request, stream_with_context
 
 import referee as engine
 
 from ..http import bearer, query, respond, service
-from ..schemas import AfterQuery, EventsSchema, SeqQuery, StateSchema, StreamQuery
+from ..schemas import MAX_SEQ, AfterQuery, EventsSchema, SeqQuery, StateSchema, StreamQuery
+from service.errors import ApiError
 from service.games import viewer_arg
 from service.store import entry_id_for_seq
 
 bp = Blueprint("events", __name__, url_prefix="/v1/games")
-HEARTBEAT_S = 15
+HEARTBEAT_S = 5  # also how soon a stream whose client left notices it and frees its slot
 
 
 @bp.get("/<game_id>/events")
@@ -40,31 +42,74 @@ def stream(game_id):
     rec = svc.load(game_id)
     viewer = svc.viewer(rec, bearer())
     q = query(StreamQuery())
-    last = request.headers.get("Last-Event-ID", "")
-    after = int(last) if last.lstrip("-").isdigit() else (q["after"] if "after" in request.args else rec.seq)
+    after = _last_event_id()
+    if after is None:
+        after = q["after"] if "after" in request.args else rec.seq
     store, who = svc.store, viewer_arg(viewer)
+    slots = current_app.extensions["referee.streams"]
+    if not slots.acquire(blocking=False):
+        # every stream holds a server thread: past the cap, refuse rather than starve the other requests
+        full = ApiError("this server has as many open event streams as it serves; retry shortly or poll "
+                        "GET /v1/games/{id}/events?after=N", code="too_many_streams", status=503)
+        full.headers = {"Retry-After": "5"}
+        raise full
+
+    release = _once(slots.release)
 
     def generate():
-        cursor = entry_id_for_seq(after) if after >= 0 else "0-0"
-        idle_since = time.monotonic()
-        yield f": game {game_id} from seq {after}\n\n"
-        while True:
-            entries = store.wait_entries(game_id, cursor)  # the backlog first, without waiting
-            if not entries:
-                left = q["wait"] - (time.monotonic() - idle_since)
-                if left <= 0:
-                    return
-                entries = store.wait_entries(game_id, cursor, max(1, int(min(left, HEARTBEAT_S) * 1000)))
-                if not entries:
-                    yield ": keep-alive\n\n"
-                    continue
-            for entry in entries:
-                cursor = entry.stream_id
-                if entry.kind != "event":
-                    continue
-                event = engine.redact_event(entry.data, who)
-                yield f"id: {event['seq']}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
-            idle_since = time.monotonic()
+        try:
+            yield from _events(store, game_id, who, after, q["wait"])
+        finally:
+            release()  # the stream ended, or the server closed it (its client left)
 
-    return Response(stream_with_context(generate()), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    try:
+        resp = Response(stream_with_context(generate()), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    except BaseException:
+        release()
+        raise
+    resp.call_on_close(release)  # also when the response is closed before the stream started
+    return resp
+
+
+def _events(store, game_id, who, after, wait):
+    cursor = entry_id_for_seq(after) if after >= 0 else "0-0"
+    idle_since = time.monotonic()
+    yield f": game {game_id} from seq {after}\n\n"
+    while True:
+        entries = store.wait_entries(game_id, cursor)  # the backlog first, without waiting
+        if not entries:
+            left = wait - (time.monotonic() - idle_since)
+            if left <= 0:
+                return
+            entries = store.wait_entries(game_id, cursor, max(1, int(min(left, HEARTBEAT_S) * 1000)))
+            if not entries:
+                yield ": keep-alive\n\n"
+                continue
+        for entry in entries:
+            cursor = entry.stream_id
+            if entry.kind != "event":
+                continue
+            event = engine.redact_event(entry.data, who)
+            yield f"id: {event['seq']}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
+        idle_since = time.monotonic()
+
+
+def _once(fn):
+    done = []
+
+    def call():
+        if not done:
+            done.append(True)
+            fn()
+    return call
+
+
+def _last_event_id() -> int | None:
+    """The seq a reconnecting EventSource last received, or None without the header."""
+    last = request.headers.get("Last-Event-ID")
+    if last is None or last.strip() == "":
+        return None
+    if not re.fullmatch(r"[0-9]{1,16}", last.strip()) or int(last) > MAX_SEQ:
+        raise ApiError(f"Last-Event-ID must be a seq from 0 to {MAX_SEQ}", code="bad_last_event_id")
+    return int(last)

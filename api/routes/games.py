@@ -1,6 +1,7 @@
-from flask import Blueprint, request
+from flask import Blueprint
 
 from service.errors import ApiError
+from ..guards import json_body
 from ..http import bearer, body, query, respond, service
 from ..schemas import (CreatedGameSchema, CreateGameSchema, DealSchema, HandsCorrectionSchema, LegalMovesSchema,
                        SeatQuery, StateSchema)
@@ -10,7 +11,7 @@ bp = Blueprint("games", __name__, url_prefix="/v1/games")
 
 @bp.post("")
 def create_game():
-    raw = request.get_json(silent=True)
+    raw = json_body(record_key="record")
     if isinstance(raw, dict) and "record" in raw:
         others = sorted(k for k in raw if k != "record")
         if others:
@@ -31,6 +32,13 @@ def get_game(game_id):
     viewer = svc.viewer(rec, bearer())
     state = svc.view(svc.state_of(rec), viewer)
     return state, 200, {"X-Referee-Seq": str(rec.seq), "X-Referee-Viewer": str(viewer)}
+
+
+@bp.delete("/<game_id>")
+def delete_game(game_id):
+    svc = service()
+    svc.delete(game_id, svc.viewer(svc.load(game_id), bearer()))
+    return "", 204
 
 
 @bp.post("/<game_id>/deals")

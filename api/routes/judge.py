@@ -5,10 +5,11 @@ from ..schemas import DetachedJudgeSchema, JudgedSchema, move_from
 from service.games import judge_detached
 
 bp = Blueprint("judge", __name__)
+DETACHED_JUDGE, JUDGED = DetachedJudgeSchema(), JudgedSchema()  # built once, not per request
 
 
 @bp.post("/v1/judge")
 def judge():
-    data = body(DetachedJudgeSchema())
+    data = body(DETACHED_JUDGE)
     out = judge_detached(data["preset"], data.get("rules"), data["state"], move_from(data["move"]))
-    return respond(JudgedSchema(), out)
+    return respond(JUDGED, out)

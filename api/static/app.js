@@ -165,7 +165,7 @@ function addSeat(name, bot) {
   if (n >= 8) return;
   const row = document.createElement("div");
   row.className = "seatrow";
-  row.innerHTML = `<span class="seatno">${n}</span><input class="seat-name" value="${escapeHtml(name || `p${n}`)}" maxlength="64">` +
+  row.innerHTML = `<span class="seatno">${n}</span><input class="seat-name" value="${escapeHtml(name || `p${n}`)}" maxlength="40">` +
     `<select class="seat-kind"><option value="">${t("human")}</option>` +
     S.bots.map((b) => `<option value="${b}">${t("bot")}: ${b}</option>`).join("") + `</select>`;
   $(".seat-kind", row).value = bot || "";

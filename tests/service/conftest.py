@@ -31,8 +31,11 @@ def redis_url():
 @pytest.fixture(scope="session")
 def settings(redis_url):
     tag = secrets.token_hex(4)
+    # the suite's own traffic comes from one address at thousands of requests a minute: no rate limits here
+    # (tests/service/test_limits.py tests them on apps of their own)
     s = Settings(redis_url=redis_url, data_dir=tempfile.mkdtemp(), key_prefix=f"referee-test-{tag}",
-                 queue_name=f"referee-test-bots-{tag}")
+                 queue_name=f"referee-test-bots-{tag}", rate_create_per_address=0, rate_moves_per_token=0,
+                 rate_moves_per_address=0)
     yield s
     cleanup(redis_url, s.key_prefix, s.queue_name)
 

@@ -66,9 +66,69 @@ def public_strings(table_state: dict) -> set[str]:
 
 
 def leaked(seen: dict, table_state: dict, viewer: int) -> set[str]:
-    """Cards held by other seats that appear in what ``viewer`` was shown."""
+    """Cards held by other seats that appear in what ``viewer`` was shown (also inside messages).
+
+    Only what one state tells; ``Knowledge`` below has the precise notion over a whole game.
+    """
     hidden = {c for i, h in enumerate(hands(table_state)) if i != viewer for c in h}
-    return (strings(seen) & hidden) - public_strings(table_state)
+    return (cards_in(seen) & hidden) - seen_in_public(table_state)
+
+
+CARD_WORD = re.compile(r"(?<![A-Za-z0-9])(?:[SHDC][3-9TJQKA2]|JK[12])(?![A-Za-z0-9])")
+
+
+STAND_IN = re.compile(r'(JK[12])"?\s*(?::|\bas\b)\s*"?[SHDC][3-9TJQKA2]')
+
+
+def cards_in(obj) -> set[str]:
+    """Every card code in ``obj``: whole strings and card words inside longer ones (messages, record text).
+
+    The card a joker stands for ({"JK1": "D9"}, "JK1 as D9") names a rank and suit, not a card anyone holds.
+    """
+    if isinstance(obj, dict):
+        return {c for k, v in obj.items() if not (CARD_WORD.fullmatch(str(k)) and str(k).startswith("JK"))
+                for c in cards_in(k) | cards_in(v)} | {k for k in obj if CARD_WORD.fullmatch(str(k))}
+    if isinstance(obj, list):
+        return {c for v in obj for c in cards_in(v)}
+    if isinstance(obj, str):
+        return set(CARD_WORD.findall(STAND_IN.sub(r"\1", obj)))
+    return set()
+
+
+def seen_in_public(table_state: dict) -> set[str]:
+    """Cards every seat sees in a state: the field, the discard pile, … (not the hands, not out_of_play)."""
+    bare = dict(table_state, players=[dict(p, hand=None) for p in table_state["players"]], out_of_play=None)
+    return cards_in(bare)
+
+
+class Knowledge:
+    """What each seat *could have seen* up to each seq, from the table's states at every seq.
+
+    A seat could have seen: every card it held at some point (dealt, received in an exchange, a 7-pass or a
+    request; a card it gave away it held before), and every card that was public at some point (played to the
+    field, in the discard pile: Bloody Mary's and a fallen capital's discards, …). Hidden from it at seq u: the
+    cards in other seats' hands at u-1 or u (an event describes the step between them) that it could not have
+    seen by u.
+    """
+
+    def __init__(self, seats: int):
+        self.known = [set() for _ in range(seats)]
+        self.hidden: dict[int, list[set[str]]] = {}
+        self._before: list[list[str]] | None = None
+
+    def observe(self, seq: int, table_state: dict) -> None:
+        if seq in self.hidden:
+            return  # seen already: keep the cards of seq - 1 in its hidden set
+        held, public = hands(table_state), seen_in_public(table_state)
+        before = self._before or held
+        for s, known in enumerate(self.known):
+            known |= set(held[s]) | public
+        self.hidden[seq] = [{c for i in range(len(held)) if i != s for c in (*held[i], *before[i])} - known
+                            for s, known in enumerate(self.known)]
+        self._before = held
+
+    def leaks(self, seen, seq: int, seat: int) -> set[str]:
+        return cards_in(seen) & self.hidden[seq][seat]
 
 
 def play_random_game(client: Client, game: dict, rng: random.Random, max_moves: int = 2000,

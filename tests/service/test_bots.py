@@ -51,24 +51,23 @@ def test_a_human_seat_waits_for_its_turn(client, run_bots):
     assert state["phase"] == "deal_over"
 
 
-def test_a_bot_turn_is_scheduled_once_per_seq(client, app, run_bots):
-
-
-    g = client.create(players=4, bots={0, 1, 2, 3}, seed=61)
-    svc = app.extensions["referee.service"]
-    queue = svc.scheduler.queue
-    assert job_id(g["game_id"], 0) in queue.job_ids
-    # scheduling the same (game, seq) again is a no-op
-    state = svc.state_of(svc.load(g["game_id"]))
-    svc._schedule(g["game_id"], 0, state, ["random"] * 4)
-    assert queue.job_ids.count(job_id(g["game_id"], 0)) == 1
-    # a job run twice for the same seq plays once
+def test_a_bot_turn_is_enqueued_once_and_applied_once(client, app, run_bots):
+    from service.reaper import BotReaper
     from workers.jobs import play
 
+    g = client.create(players=4, bots={0, 1, 2, 3}, seed=61)
+    gid = g["game_id"]
+    svc = app.extensions["referee.service"]
+    queue = svc.scheduler.queue
+    assert [j for j in queue.job_ids if gid in j] == [job_id(gid, 0)]
+    # a reaper finds the turn's job waiting: it enqueues nothing more
+    BotReaper(svc.store, svc.scheduler, grace_s=0).run_once()
+    assert [j for j in queue.job_ids if gid in j] == [job_id(gid, 0)]
+    # the job run twice for the same seq plays once
+    assert play(svc, gid, 0)["status"] == "applied"
+    assert play(svc, gid, 0)["status"] == "superseded"
+    assert client.state(gid, g["table_token"])[1] == 1
     run_bots()
-    _, seq = client.state(g["game_id"], g["table_token"])
-    assert play(svc, g["game_id"], 0)["status"] == "superseded"
-    assert client.state(g["game_id"], g["table_token"])[1] == seq
 
 
 def test_unknown_bot_names(client):

@@ -1,0 +1,166 @@
+"""Limits every request passes before a route runs: URL length, body size, JSON shape, rate limits.
+
+Each limit is a setting (service/settings.py) and each refusal a JSON error with a stable code.
+Rate-limit counters live in Redis (one INCR + EXPIRE per counter, single-key commands in one pipeline), so
+every API process shares them, and they work on Redis Cluster too.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+import time
+
+from flask import Flask, current_app, g, request
+
+from service.errors import ApiError
+from service.settings import Settings
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_BRACKET = re.compile(r"[\[\]{}]")
+_BAD_CHARS = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
+_BAD_RECORD_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")  # a record has lines and tabs
+
+# endpoint -> the rate buckets it counts in
+RATED = {"games.create_game": "create", "moves.propose": "moves", "moves.judge": "moves", "judge.judge": "moves"}
+
+
+class RateLimited(ApiError):
+    status, code = 429, "rate_limited"
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message)
+        self.headers = {"Retry-After": str(retry_after)}
+
+
+def settings() -> Settings:
+    return current_app.config["REFEREE_SETTINGS"]
+
+
+def install(app: Flask, s: Settings) -> None:
+    app.config["MAX_CONTENT_LENGTH"] = s.max_body_bytes  # also bounds bodies sent without a Content-Length
+    app.before_request(_check_request)
+
+
+def _check_request():
+    s = settings()
+    # gunicorn runs with --limit-request-line 0, so long URLs get this JSON 414 rather than its own HTML one
+    url = len(request.path) + len(request.query_string)
+    if url > s.max_url_chars:
+        raise ApiError(f"the URL is longer than {s.max_url_chars} characters", code="url_too_long", status=414)
+    if request.content_length is not None and request.content_length > s.max_body_bytes:
+        raise ApiError(f"the request body is larger than {s.max_body_bytes} bytes", code="body_too_large", status=413)
+    bucket = RATED.get(request.endpoint or "")
+    if bucket:
+        _rate_limit(s, bucket)
+
+
+def client_address() -> str:
+    return request.remote_addr or "unknown"
+
+
+def _rate_limit(s: Settings, bucket: str) -> None:
+    from .http import bearer, service  # http imports this module
+
+    counters = []
+    if bucket == "create":
+        counters.append(("create-address", client_address(), s.rate_create_per_address))
+    else:
+        token = bearer()
+        if token:
+            counters.append(("moves-token", hashlib.sha256(token.encode()).hexdigest()[:32], s.rate_moves_per_token))
+        counters.append(("moves-address", client_address(), s.rate_moves_per_address))
+    counters = [c for c in counters if c[2] > 0]
+    if not counters:
+        return
+    now = time.time()
+    window = max(1, s.rate_window_s)
+    index = int(now // window)
+    pipe = service().store.r.pipeline(transaction=False)
+    for kind, who, _ in counters:
+        key = f"{s.key_prefix}:rate:{kind}:{who}:{index}"
+        pipe.incr(key)
+        pipe.expire(key, window + 1)
+    counts = pipe.execute()[::2]
+    for (kind, _, limit), n in zip(counters, counts):
+        if n > limit:
+            retry = max(1, math.ceil((index + 1) * window - now))
+            per = "client address" if kind.endswith("address") else "token"
+            raise RateLimited(f"more than {limit} {'new games' if bucket == 'create' else 'moves'} per {window} s "
+                              f"from this {per}; retry after {retry} s", retry)
+
+
+def json_body(record_key: str | None = None):
+    """The request's JSON, parsed once and checked against the limits; None for an empty body.
+
+    ``record_key``: a top-level key whose string is a game record (long, with newlines).
+    """
+    if "_referee_json" in g:
+        return g._referee_json
+    raw = request.get_data(cache=True)
+    limit = settings().max_body_bytes
+    if len(raw) >= limit and request.content_length is None:
+        # a body without Content-Length is cut at the limit (MAX_CONTENT_LENGTH): reaching it means too long
+        raise ApiError(f"the request body is larger than {limit} bytes", code="body_too_large", status=413)
+    data = None
+    if raw.strip():
+        data = parse_json(raw, settings(), record_key)
+    g._referee_json = data
+    return data
+
+
+def parse_json(raw: bytes, s: Settings, record_key: str | None = None):
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ApiError("the request body must be UTF-8 JSON", code="bad_json") from None
+    depth = deepest = 0
+    for m in _BRACKET.finditer(_STRING.sub("", text)):
+        depth += 1 if m.group() in "[{" else -1
+        if depth > deepest:
+            deepest = depth
+            if deepest > s.max_json_depth:
+                raise ApiError(f"the JSON is nested deeper than {s.max_json_depth} levels", code="json_too_deep")
+    try:
+        data = json.loads(text, parse_constant=_non_finite, parse_float=_finite)
+    except RecursionError:
+        raise ApiError(f"the JSON is nested deeper than {s.max_json_depth} levels", code="json_too_deep") from None
+    except ValueError as exc:  # JSONDecodeError, and integers longer than Python converts
+        raise ApiError(f"the request body is not valid JSON: {str(exc)[:120]}", code="bad_json") from None
+    _check_strings(data, s, record_key)
+    return data
+
+
+def _non_finite(word: str):
+    raise ApiError(f"{word} is not a JSON number: numbers must be finite", code="non_finite_number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ApiError(f"{text[:40]} is too large: numbers must be finite", code="non_finite_number")
+    return value
+
+
+def _check_strings(data, s: Settings, record_key: str | None) -> None:
+    stack = [data]
+    if isinstance(data, dict) and record_key is not None and isinstance(data.get(record_key), str):
+        record = data[record_key]
+        if _BAD_RECORD_CHARS.search(record):
+            raise ApiError("the record contains a control character or a lone surrogate", code="bad_string")
+        stack = [{k: v for k, v in data.items() if k != record_key}]
+    while stack:
+        obj = stack.pop()
+        if isinstance(obj, dict):
+            stack.extend(obj.keys())
+            stack.extend(obj.values())
+        elif isinstance(obj, list):
+            stack.extend(obj)
+        elif isinstance(obj, str):
+            if len(obj) > s.max_string_chars:
+                raise ApiError(f"a JSON string is longer than {s.max_string_chars} characters", code="string_too_long")
+            if _BAD_CHARS.search(obj):
+                bad = _BAD_CHARS.search(obj).group()
+                raise ApiError(f"a JSON string contains {ascii(bad)}: control characters and lone surrogates are "
+                               "not accepted", code="bad_string")

@@ -1,0 +1,101 @@
+"""The reaper: every owed bot turn gets a live job.
+
+The store keeps, in each game's meta, the seq at which a bot seat owes a move (written by the same script that
+appends the move), and an index of the games with bot seats. Every `referee worker` runs this at start and
+every ``reaper_interval_s``: for each indexed game whose owed turn is older than ``reaper_grace_s`` and whose
+current job is neither waiting nor running on a live worker (never enqueued, failed, finished without moving,
+or started by a worker that died), it claims the next retry in the game's meta (compare-and-set: one reaper
+wins) and enqueues a job with a new id. A job only ever applies its move through the conditional append with
+``expected_seq``, so however many jobs run for one turn, at most one move is applied.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from .scheduler import BotScheduler, job_id
+from .store import GameStore
+
+log = logging.getLogger(__name__)
+INDEX_GRACE_S = 60.0  # a gone or finished game stays indexed this long after it was (re)registered
+BATCH = 200
+
+
+class BotReaper:
+    def __init__(self, store: GameStore, scheduler: BotScheduler, grace_s: float = 5.0, max_retries: int = 5,
+                 clock=time.time, index_grace_s: float = INDEX_GRACE_S):
+        self.store = store
+        self.scheduler = scheduler
+        self.grace_s = grace_s
+        self.max_retries = max_retries
+        self.clock = clock
+        self.index_grace_s = index_grace_s
+        self._given_up: set[tuple[str, int]] = set()
+
+    def run_once(self) -> dict:
+        counts = {"games": 0, "retried": 0, "forgotten": 0, "given_up": 0}
+        batch: list[tuple[str, float]] = []
+        for item in self.store.bot_games(BATCH):
+            batch.append(item)
+            if len(batch) >= BATCH:
+                self._pass(batch, counts)
+                batch = []
+        if batch:
+            self._pass(batch, counts)
+        return counts
+
+    def _pass(self, batch: list[tuple[str, float]], counts: dict) -> None:
+        now = self.clock()
+        counts["games"] += len(batch)
+        due = []
+        for (gid, score), st in zip(batch, self.store.turn_status([gid for gid, _ in batch])):
+            if st.seq is None or (st.over and st.owed is None):
+                # gone (deleted, expired, or its creation never finished) or nobody can act: unless it was
+                # registered again lately (a new deal is being started), drop it from the index
+                if now * 1000 - score > self.index_grace_s * 1000 and self.store.forget(gid, score):
+                    counts["forgotten"] += 1
+                continue
+            if st.owed is not None and st.owed == st.seq and now - st.owed_at >= self.grace_s:
+                due.append((gid, st))
+        if not due:
+            return
+        alive = self.scheduler.live([job_id(gid, st.seq, st.tries) for gid, st in due])
+        for (gid, st), ok in zip(due, alive):
+            if ok:
+                continue
+            if st.tries >= self.max_retries:
+                if (gid, st.seq) not in self._given_up:
+                    self._given_up.add((gid, st.seq))
+                    log.error("game %s: the bot turn at seq %d failed %d retries; not retrying it again",
+                              gid, st.seq, st.tries)
+                counts["given_up"] += 1
+                continue
+            if self.store.claim_retry(gid, st.seq, st.tries):
+                jid = self.scheduler.schedule(gid, st.seq, st.tries + 1)
+                counts["retried"] += 1
+                log.warning("game %s: the bot turn at seq %d had no live job (%s); enqueued %s",
+                            gid, st.seq, job_id(gid, st.seq, st.tries), jid)
+
+
+def alive_ttl(interval_s: float) -> float:
+    return max(1.0, 4 * interval_s)
+
+
+def run_in_thread(reaper: BotReaper, interval_s: float, worker_name: str) -> tuple[threading.Thread, threading.Event]:
+    """Mark ``worker_name`` alive and reap now, then again every ``interval_s`` until the event is set."""
+    stop = threading.Event()
+    reaper.scheduler.mark_alive(worker_name, alive_ttl(interval_s))
+
+    def loop():
+        while not stop.is_set():
+            try:
+                reaper.scheduler.mark_alive(worker_name, alive_ttl(interval_s))
+                reaper.run_once()
+            except Exception:  # noqa: BLE001 - storage hiccups must not end the loop; the next pass retries
+                log.exception("reaper pass failed")
+            stop.wait(interval_s)
+
+    thread = threading.Thread(target=loop, name="referee-reaper", daemon=True)
+    thread.start()
+    return thread, stop
