@@ -105,6 +105,16 @@ class _Beat:
             return False
         return r == 13 or (r < f.lo if self.reversed else r > f.lo)
 
+    def ranks(self, shape, k) -> list[bool]:
+        """``rank`` for every rank 0..13 at once."""
+        f = self.field
+        if k in self.free:
+            return [True] * 14
+        if f.shape != shape or f.n != k or f.wild:
+            return [False] * 14
+        lo = f.lo
+        return [r < lo if self.reversed else r > lo for r in range(13)] + [True]
+
     def run(self, shape, k, lo, hi) -> bool:
         """May a sequence of ``k`` cards of ``shape`` from rank ``lo`` to ``hi`` be listed?"""
         f = self.field
@@ -143,20 +153,21 @@ def _candidates(hand: int, rules, sizes=None, swaps=True, beat: _Beat | None = N
     sets = [0] + [1 << j for j in jokers] + ([hand & JOKERS_MASK] if nj == 2 else [])
     joker_sets = [(js, js.bit_count()) for js in sets]
     if sizes is None or 1 in sizes:
-        out = {1 << c for c in cards_of(hand) if beat is None or beat.rank("single", 1, min(c >> 2, 13))}
+        single = beat.ranks("single", 1) if beat is not None else None
+        out = {1 << c for c in cards_of(hand) if single is None or single[min(c >> 2, 13)]}
     else:
         out = set()
     free: Collection[int] = range(2, 15)
-    beating: Collection[int] = ()
+    beating = [False] * 14
     size = 0
     if beat is not None:  # on a field: only what beats a group of its size, or any set at a special play's size
         free, size = beat.free, beat.field.n
-        beating = [r for r in range(13) if beat.rank("group", size, r)]
+        beating = beat.ranks("group", size)
     for r in range(13):
         pattern = hand >> (4 * r) & 0xF
         if not pattern:
             continue
-        ok = r in beating
+        ok = beating[r]
         for sub, n in SUBSETS[pattern]:
             sub <<= 4 * r
             for js, jc in joker_sets:
