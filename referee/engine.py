@@ -119,10 +119,9 @@ def _unchecked(st, mv) -> tuple:
             out.append("strongest_cards")
         if head.upto and mv.action == "pass":
             out.append("rank_not_held")
-    first_card = st.rules.params("first_card")
-    if mv.action == "play" and st.first_play and first_card and first_card["must_play"] and \
-            st.players[mv.seat].unknown:
-        out.append("first_card_holder")
+    if mv.action == "play":
+        for module, params in st.rules.trust_hooks:
+            out.extend(module.taken_on_trust(st, mv.seat, params))
     return tuple(out)
 
 
