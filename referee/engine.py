@@ -153,7 +153,7 @@ def _change(st, move):
             return mv, _rejection(plan), st, st, [], None
         new = _play(st, plan, log)
     elif mv.action == "pass":
-        if st.field is None and not st.rules.on("lead_pass"):
+        if st.field is None and not st.rules.lead_may_pass:
             return mv, reject("must_play", "you lead on an empty field: you must play (passing is not allowed; "
                               "lead_pass is off)", "lead_pass"), st, st, [], None
         new = _pass(st, mv.seat, log)

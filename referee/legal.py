@@ -388,6 +388,6 @@ def legal_moves(st, seat: int) -> list[dict]:
     if st.phase != "play" or st.turn != seat:
         return []
     moves = _play_moves(st, seat)
-    if st.field is not None or st.rules.on("lead_pass"):
+    if st.field is not None or st.rules.lead_may_pass:
         moves.insert(0, {"seat": seat, "action": "pass"})
     return moves
