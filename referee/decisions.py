@@ -7,7 +7,6 @@ from __future__ import annotations
 
 
 from .cards import JOKERS_MASK, NORMAL_MASK, cards_of, codes, count, rank_mask, rank_name
-from .rules import forbidden_finish
 from .play import not_held
 from .rules.base import PlayContext, Rejection
 from .shapes import readings
@@ -261,11 +260,10 @@ def _cut_back(st, mv, log):
     log.append({"kind": "cut_back", "seat": mv.seat, "cards": codes(mv.cards), "rule": "cut_back"})
     went_out = ()
     if st.left(mv.seat) == 0:
-        params = st.rules.params("forbidden_finish")
         why = None
-        if params is not None:
-            ctx = PlayContext(st, mv.seat, reading, None, st.reversed, frozenset(), frozenset(), "cut_back", 0)
-            why = forbidden_finish.why(ctx, (), params)
+        ctx = PlayContext(st, mv.seat, reading, None, st.reversed, frozenset(), frozenset(), "cut_back", 0)
+        for module, params in st.rules.finish_hooks:
+            why = why or module.finish_verdict(ctx, (), params)
         went_out = ((mv.seat, why),)
     return replace(st, field=Field(reading, mv.seat), beneath=beneath, pending=(),
                    after=After(mv.seat, cut="cut_back", went_out=st.after.went_out + went_out))

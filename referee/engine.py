@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from . import decisions, deals, flow
 from .cards import codes
-from .effects import (BloodyMary, Cut, JackBack, Lock, RankLock, Resurrect, Reverse, Revolution, SevenPass, Skip,
-                      TenDiscard, Unlock)
+from .effects import Unlock
 from .errors import InputError
 from .moves import parse_move
-from .play import Plan, judge_play
-from .rules import forbidden_finish, nine_reverse
+from .play import Plan, joins_field, judge_play
 from .rules.base import Rejection
-from .state import After, Field, Pending, replace
+from .resolution import resolve, written
+from .state import Field, replace
 from .verdict import Verdict, reject
 
 CARD_ERRORS = ("invalid_cards",)
@@ -49,66 +48,23 @@ def close_window(st, log):
 
 def _apply_effects(st, plan: Plan, log):
     ctx = plan.ctx
-    seat = ctx.seat
-    queue = []
-    cut, skip = None, 0
-    revolutions = [e for e in plan.effects if isinstance(e, Revolution)]
-    if revolutions:
-        st = replace(st, revolution=not st.revolution,
-                     revolution_min=max([st.revolution_min] + [e.threshold for e in revolutions]))
-    exact_lock = any(isinstance(e, Lock) and e.exact for e in plan.effects)
-    for e in plan.effects:
-        if isinstance(e, Lock):
-            if exact_lock and not e.exact:
-                continue  # suit_lock and partial_suit_lock on the same play: the exact (stricter) lock holds
-            st = replace(st, lock_suits=e.suits, lock_kind="exact" if e.exact else "partial")
-        elif isinstance(e, Unlock):
-            st = replace(st, rank_lock=False) if e.rule == "rank_lock" else replace(st, lock_suits=0, lock_kind=None)
-        elif isinstance(e, RankLock):
-            st = replace(st, rank_lock=True)
-        elif isinstance(e, JackBack):
-            st = replace(st, jack_back=not st.jack_back)
-        elif isinstance(e, Reverse):
-            trick = nine_reverse.restores_on_flush(st.rules.params("nine_reverse"))
-            st = replace(st, direction=-st.direction, trick_reversed=st.trick_reversed != trick)
-        elif isinstance(e, BloodyMary):
-            s = seat
-            for _ in range(len(st.players) - 1):
-                s = (s + st.direction) % len(st.players)
-                if st.active(s):
-                    queue.append(Pending(s, "discard", e.count, e.rule, strongest=True, reversed=ctx.reversed))
-        elif isinstance(e, Resurrect):
-            if ctx.left_after:
-                queue.append(Pending(seat, "take", 1, e.rule))
-        elif isinstance(e, SevenPass):
-            to = st.next_active(seat)
-            if to is not None:
-                queue.append(Pending(seat, "give", e.count, e.rule, to=to))
-        elif isinstance(e, TenDiscard):
-            queue.append(Pending(seat, "discard", e.count, e.rule))
-        elif isinstance(e, Cut):
-            cut = cut or e.rule
-        elif isinstance(e, Skip):
-            skip += e.count
-    if ctx.special == "attach_revolution":
-        st = replace(st, lock_suits=0, lock_kind=None, rank_lock=False)
-    went_out = ()
+    went_out: tuple = ()
     if ctx.left_after == 0:
-        params = st.rules.params("forbidden_finish")
-        went_out = ((seat, forbidden_finish.why(ctx, plan.effects, params) if params else None),)
-    return replace(st, pending=tuple(queue), after=After(seat, cut=cut, skip=skip, went_out=went_out,
-                                                         cards=ctx.reading.n))
+        why = None
+        for module, params in st.rules.finish_hooks:
+            why = why or module.finish_verdict(ctx, plan.effects, params)
+        went_out = ((ctx.seat, why),)
+    return written(st, resolve(st, ctx, plan.effects), went_out)
 
 
 def _play(st, plan: Plan, log):
     ctx = plan.ctx
     field = st.field
     beneath = st.beneath
-    if field is not None and ctx.special != "attach_revolution":
+    if field is not None and not joins_field(ctx.special):
         beneath |= field.reading.mask
-    st = st.without(ctx.seat, ctx.reading.mask)
-    st = replace(st, field=Field(plan.field_reading, ctx.seat), beneath=beneath, trick_plays=st.trick_plays + 1,
-                 first_play=False, turn=None, idle=0)
+    st = replace(st, players=st.players_without(ctx.seat, ctx.reading.mask), field=Field(plan.field_reading, ctx.seat),
+                 beneath=beneath, trick_plays=st.trick_plays + 1, first_play=False, turn=None, idle=0)
     log.append({"kind": "play", "seat": ctx.seat, "cards": codes(ctx.reading.mask), "shape": plan.field_reading.shape,
                 "as": ctx.reading.as_map()})
     st = _apply_effects(st, plan, log)
@@ -163,56 +119,69 @@ def _unchecked(st, mv) -> tuple:
             out.append("strongest_cards")
         if head.upto and mv.action == "pass":
             out.append("rank_not_held")
-    first_card = st.rules.params("first_card")
-    if mv.action == "play" and st.first_play and first_card and first_card["must_play"] and \
-            st.players[mv.seat].unknown:
-        out.append("first_card_holder")
+    if mv.action == "play":
+        for module, params in st.rules.trust_hooks:
+            out.extend(module.taken_on_trust(st, mv.seat, params))
     return tuple(out)
 
 
-def apply(st, move):
-    """(verdict, new state, events). An illegal move leaves the state as it was and yields no event."""
+def _change(st, move):
+    """(move, rejection or None, the state the move was judged at, new state without its seq, log, plan)."""
     try:
         mv = parse_move(move)
     except InputError as e:
         if e.code in CARD_ERRORS:
-            return reject(e.code, e.message), st, []
+            return None, reject(e.code, e.message), st, st, [], None
         raise
     if not 0 <= mv.seat < len(st.players):
         raise InputError("bad_move", f"seat must be 0 to {len(st.players) - 1}, not {mv.seat}")
-    log = []
+    log: list = []
     plan = None
-    before = st
     if leads_through_window(st, mv):
         st = close_window(st, log)
     rejected = _turn_rejection(st, mv)
     if rejected is not None:
-        return rejected, before, []
+        return mv, rejected, st, st, [], None
     if st.pending:
         rej = decisions.judge(st, mv)
         if rej is not None:
-            return _rejection(rej), before, []
+            return mv, _rejection(rej), st, st, [], None
         new = _proceed(decisions.apply(st, mv, log), log)
     elif mv.action == "play":
         plan = judge_play(st, mv)
         if isinstance(plan, Rejection):
-            return _rejection(plan), before, []
+            return mv, _rejection(plan), st, st, [], None
         new = _play(st, plan, log)
     elif mv.action == "pass":
-        if st.field is None and not st.rules.on("lead_pass"):
-            return reject("must_play", "you lead on an empty field: you must play (passing is not allowed; "
-                          "lead_pass is off)", "lead_pass"), before, []
+        if st.field is None and not st.rules.lead_may_pass:
+            return mv, reject("must_play", "you lead on an empty field: you must play (passing is not allowed; "
+                              "lead_pass is off)", "lead_pass"), st, st, [], None
         new = _pass(st, mv.seat, log)
     else:
-        return reject("not_allowed", f"there is nothing to {mv.action} now: it is seat {mv.seat}'s turn to play "
-                      "or pass"), before, []
+        return mv, reject("not_allowed", f"there is nothing to {mv.action} now: it is seat {mv.seat}'s turn to "
+                          "play or pass"), st, st, [], None
+    return mv, None, st, new, log, plan
+
+
+def apply(st, move):
+    """(verdict, new state, events). An illegal move leaves the state as it was and yields no event."""
+    mv, rejected, st_at, new, log, plan = _change(st, move)
+    if rejected is not None:
+        return rejected, st, []
     extra = [x["rule"] for x in log if x.get("kind") in ("finish", "capital_fall", "gekokujo") and x.get("rule")]
     message, effects = _summary(mv.seat, mv, plan, extra)
     verdict = Verdict(True, None, message, effects, plan.ctx.reading.as_map() if plan else {},
-                      plan.void if plan else (), unchecked=_unchecked(st, mv))
-    new = replace(new, seq=st.seq + 1)
+                      plan.void if plan else (), unchecked=_unchecked(st_at, mv))
+    new = replace(new, seq=st_at.seq + 1)
     event = {"seq": new.seq, "type": "move", "move": mv.to_json(), "verdict": verdict.to_json(), "outcome": log}
     return verdict, new, [event]
+
+
+def advance(st, move):
+    """The state after a legal ``move``, or the rejecting Verdict: ``apply`` without its verdict and event (for
+    replaying a log and for playouts)."""
+    _, rejected, st_at, new, _, _ = _change(st, move)
+    return rejected if rejected is not None else replace(new, seq=st_at.seq + 1)
 
 
 def judge(st, move) -> Verdict:

@@ -5,8 +5,8 @@ Every function takes a State and returns a new one; ``log`` collects what happen
 from __future__ import annotations
 
 
-from .cards import JOKERS_MASK, codes, deck
-from .rules import capital_fall, cut_back, flush_on_finish, gekokujo, pass_abort
+from .cards import JOKERS_MASK, deck
+from .rules import cut_back, pass_abort
 from .state import Pending, replace
 
 
@@ -71,12 +71,13 @@ def advance_after_pass(st, passer, log):
     Under pass_until_flush the passer sits out until the flush, which comes once every active player has
     passed; a pass on an empty field (lead_pass) just moves the turn on. pass_abort counts passes in a row.
     """
-    st = replace(st, idle=st.idle + 1)
+    idle = st.idle + 1
     params = st.rules.params("pass_abort")
-    if params is not None and pass_abort.reached(st.idle, params):
-        return abort(st, log)
+    if params is not None and pass_abort.reached(idle, params):
+        return abort(replace(st, idle=idle), log)
     if st.rules.on("pass_until_flush"):
-        return _after_pass_until_flush(st, passer, log)
+        return _after_pass_until_flush(replace(st, idle=idle, passed=st.passed | 1 << passer), passer, log)
+    st = replace(st, idle=idle)
     if st.field is None:
         return replace(st, turn=st.next_active(passer))
     owner = st.field.seat
@@ -94,7 +95,6 @@ def advance_after_pass(st, passer, log):
 
 
 def _after_pass_until_flush(st, passer, log):
-    st = replace(st, passed=st.passed | 1 << passer)
     if all(st.passed >> s & 1 for s in st.active_seats()):
         if st.field is None:
             # nobody played since the lead: the same leader leads again (the seat after the last passer)
@@ -125,8 +125,7 @@ def abort(st, log):
 
 
 def _free_places(st):
-    taken = {p.place for p in st.players if p.place is not None}
-    return [k for k in range(1, len(st.players) + 1) if k not in taken]
+    return st.free_places()
 
 
 def finish(st, seat, forbidden, log):
@@ -139,25 +138,10 @@ def finish(st, seat, forbidden, log):
     if forbidden:
         entry.update(rule="forbidden_finish", why=forbidden)
     log.append(entry)
-    rs = st.rules
-    if place == 1 and rs.on("gekokujo"):
-        places = gekokujo.upside_down(st.previous_places, seat)
-        if places is not None:
-            log.append({"kind": "gekokujo", "places": list(places), "rule": "gekokujo"})
-            players = tuple(replace(p, place=places[p.seat]) for p in st.players)
-            order = tuple(sorted(range(len(players)), key=lambda s: places[s]))
-            return replace(st, players=players, finish_order=order, phase="deal_over", turn=None, pending=(),
-                           after=None, ended_by="gekokujo")
-    if place == 1 and rs.on("capital_fall"):
-        top = capital_fall.fallen(st.previous_places, seat)
-        if top is not None and st.active(top):
-            hand, unseen = st.hand(top), st.players[top].unknown
-            last = _free_places(st)[-1]
-            st = st.with_player(top, hand=0, unknown=0, place=last)
-            st = replace(st, discard=st.discard | hand, finish_order=st.finish_order + (top,),
-                         hidden_discards=st.hidden_discards + unseen)
-            log.append({"kind": "capital_fall", "seat": top, "place": last, "cards": codes(hand),
-                        "rule": "capital_fall"})
+    for module, params in st.rules.on_finish_hooks:
+        st = module.on_finish(st, seat, place, log, params)
+        if st.phase == "deal_over":
+            return st
     return end_if_over(st, log)
 
 
@@ -198,7 +182,7 @@ def resolve(st, log):
         if st.phase == "deal_over" or not st.active(seat):
             continue
         st = finish(st, seat, forbidden, log)
-        if st.rules.on("flush_on_finish") and flush_on_finish.flushes(True) and not flushed:
+        if st.rules.flush_on_finish and not flushed:
             st = flush(st, log)
             flushed = True
     st = finish_empty_hands(st, a.seat, log)

@@ -13,14 +13,15 @@ makes one.
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from itertools import combinations, permutations
 
-from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, card, cards_of, codes, deck, rank_mask
+from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, card, cards_of, codes, deck
 from .decisions import _allowed, strongest_split, window
 from .engine import close_window
 from .moves import Move
-from .play import judge_play
-from .rules import DECLARABLE
+from .play import joins_field, judge_play
+from .rules import ALIASES, DECLARABLE
 from .rules.base import PlayContext, Rejection
 from .shapes import SEQUENCES, beats, loose, readings
 
@@ -53,37 +54,85 @@ def _sequence_slots():
     return {k: [[(sum(1 << c for c in run), run) for run in runs] for runs in v] for k, v in table.items()}
 
 
+def _grouped(slots):
+    """The sequence rows grouped by the ranks they need: [(rank masks, sizes, rows)], so that a window whose ranks
+    the hand lacks more often than it has jokers is skipped whole."""
+    out = {}
+    for shape, rows in slots.items():
+        groups = {}
+        for row in rows:
+            ranks = set()
+            for _, run in row[:1]:
+                ranks = {c // 4 for c in run}
+            groups.setdefault(tuple(sorted(ranks)), []).append(row)
+        out[shape] = [(tuple(0xF << 4 * r for r in ranks), frozenset(len(run) for row in rows for _, run in row), rows)
+                      for ranks, rows in groups.items()]
+    return out
+
+
 SEQUENCE_SLOTS = _sequence_slots()
+SEQUENCE_GROUPS = _grouped(SEQUENCE_SLOTS)
 
 
 def _sizes(st):
-    """The play sizes worth generating: the field's, and those of special plays on it."""
+    """The play sizes worth generating on the field (None: every size), and the sizes at which a special play
+    may be played without beating it (at the others, only what beats the field is generated)."""
     if st.field is None:
-        return None
-    n = st.field.reading.n
-    sizes = {n}
-    if st.rules.on("sandstorm"):
-        sizes.add(3)
-    if st.rules.on("attach_revolution") and n <= 3:
-        sizes.add(4 - n)
-    return sizes
+        return None, frozenset()
+    field = st.field.reading
+    free = set()
+    for module, params in st.rules.size_hooks:
+        free.update(module.candidate_sizes(field, params))
+    return {field.n} | free, frozenset(free)
 
 
-def _attach_candidates(st, possible: int) -> set[int]:
-    """Card sets that, with the field, make the 4 cards of an attach revolution (alone they may be no play)."""
-    f = st.field.reading if st.field else None
-    if f is None or f.wild or f.n > 3 or not st.rules.on("attach_revolution"):
-        return set()
-    pool = possible & JOKERS_MASK
-    for r, s in f.eff:
-        pool |= possible & rank_mask(r)
-        pool |= possible & sum(1 << card(x, s) for x in range(max(0, f.lo - 3), min(12, f.hi + 3) + 1))
-    out = set()
-    for combo in combinations(cards_of(pool), 4 - f.n):
-        mask = sum(1 << c for c in combo)
-        if any(r.shape in ("group", "stairs") and not r.wild
-               for r in readings(f.mask | mask, frozenset({"stairs"}))):
-            out.add(mask)
+class _Beat:
+    """Which generated sets may beat the field: the field's shape and size, stronger in the order in force."""
+    __slots__ = ("field", "reversed", "above", "free")
+
+    def __init__(self, st, free):
+        self.field = st.field.reading
+        self.reversed = st.reversed
+        self.above = st.rules.compare == "above"
+        self.free = free
+
+    def rank(self, shape, k, r) -> bool:
+        """May a set of ``k`` cards of ``shape`` at rank ``r`` (a single or group; 13: only jokers) be listed?"""
+        f = self.field
+        if k in self.free:
+            return True
+        if f.shape != shape or f.n != k or f.wild:
+            return False
+        return r == 13 or (r < f.lo if self.reversed else r > f.lo)
+
+    def ranks(self, shape, k) -> list[bool]:
+        """``rank`` for every rank 0..13 at once."""
+        f = self.field
+        if k in self.free:
+            return [True] * 14
+        if f.shape != shape or f.n != k or f.wild:
+            return [False] * 14
+        lo = f.lo
+        return [r < lo if self.reversed else r > lo for r in range(13)] + [True]
+
+    def run(self, shape, k, lo, hi) -> bool:
+        """May a sequence of ``k`` cards of ``shape`` from rank ``lo`` to ``hi`` be listed?"""
+        f = self.field
+        if k in self.free:
+            return True
+        if f.shape != shape or f.n != k or f.wild:
+            return False
+        if self.above:
+            return hi < f.lo if self.reversed else lo > f.hi
+        return hi < f.hi if self.reversed else lo > f.lo
+
+
+def _joined_candidates(st, possible: int) -> set[int]:
+    """Card sets that a special play joins to the field (alone they may be no play): the extra_candidates hooks."""
+    out: set[int] = set()
+    if st.field is not None:
+        for module, params in st.rules.extra_hooks:
+            out |= module.extra_candidates(st.field.reading, possible, params)
     return out
 
 
@@ -95,34 +144,63 @@ def possible_cards(st, seat) -> int:
     return p.hand | (deck(st.rules.jokers) & ~st.seen())
 
 
-def _candidates(hand: int, rules, sizes=None, swaps=True) -> set[int]:
-    """Card sets that may form one play (the judge decides); only of ``sizes`` when given. With ``swaps``,
-    a held card of a sequence may also be left in hand and replaced by a joker."""
+def _candidates(hand: int, rules, sizes=None, swaps=True, beat: _Beat | None = None) -> set[int]:
+    """Card sets that may form one play (the judge decides); only of ``sizes`` when given, and only those that
+    ``beat`` lets through. With ``swaps``, a held card of a sequence may also be left in hand and replaced by a
+    joker."""
     jokers = cards_of(hand & JOKERS_MASK)
     nj = len(jokers)
-    joker_sets = [0] + [1 << j for j in jokers] + ([hand & JOKERS_MASK] if nj == 2 else [])
-    out = {1 << c for c in cards_of(hand)} if sizes is None or 1 in sizes else set()
+    sets = [0] + [1 << j for j in jokers] + ([hand & JOKERS_MASK] if nj == 2 else [])
+    joker_sets = [(js, js.bit_count()) for js in sets]
+    if sizes is None or 1 in sizes:
+        single = beat.ranks("single", 1) if beat is not None else None
+        out = {1 << c for c in cards_of(hand) if single is None or single[min(c >> 2, 13)]}
+    else:
+        out = set()
+    free: Collection[int] = range(2, 15)
+    beating = [False] * 14
+    size = 0
+    if beat is not None:  # on a field: only what beats a group of its size, or any set at a special play's size
+        free, size = beat.free, beat.field.n
+        beating = beat.ranks("group", size)
     for r in range(13):
         pattern = hand >> (4 * r) & 0xF
         if not pattern:
             continue
+        ok = beating[r]
         for sub, n in SUBSETS[pattern]:
             sub <<= 4 * r
-            for js in joker_sets:
-                k = n + js.bit_count()
-                if k >= 2 and (sizes is None or k in sizes):
+            for js, jc in joker_sets:
+                k = n + jc
+                if k >= 2 and (k in free or ok and k == size):
                     out.add(sub | js)
-    if nj == 2 and (sizes is None or 2 in sizes):
+    if nj == 2 and (sizes is None or 2 in sizes) and (beat is None or beat.rank("group", 2, 13)):
         out.add(hand & JOKERS_MASK)
     for shape in rules.shapes:
-        for runs in SEQUENCE_SLOTS[shape]:
-            for mask, slots in runs:
-                missing = (mask & ~hand).bit_count()
-                if missing > nj:
-                    break  # longer runs from this start miss at least as many
-                if sizes is None or len(slots) in sizes:
-                    _fill(slots, mask, hand, jokers, missing, out, swaps)
+        for rank_masks, lengths, rows in SEQUENCE_GROUPS[shape]:
+            if sizes is not None and lengths.isdisjoint(sizes):
+                continue
+            lacking = 0
+            for m in rank_masks:
+                if not hand & m:
+                    lacking += 1
+            if lacking > nj:
+                continue  # the first run of every row here needs these ranks
+            for runs in rows:
+                for mask, slots in runs:
+                    missing = (mask & ~hand).bit_count()
+                    if missing > nj:
+                        break  # longer runs from this start miss at least as many
+                    k = len(slots)
+                    if (sizes is None or k in sizes) and (
+                            beat is None or beat.run(shape, k, *_span(slots))):
+                        _fill(slots, mask, hand, jokers, missing, out, swaps)
     return out
+
+
+def _span(slots) -> tuple[int, int]:
+    ranks = [c >> 2 for c in slots]
+    return min(ranks), max(ranks)
 
 
 def _fill(slots, mask, hand, jokers, missing, out, swaps):
@@ -141,7 +219,7 @@ def _fill(slots, mask, hand, jokers, missing, out, swaps):
 
 def _outcome_readings(mask, rules):
     """One reading per distinct outcome: suits of stand-ins matter only when suit locks are on."""
-    suits_matter = rules.on("suit_lock") or rules.on("partial_suit_lock")
+    suits_matter = rules.suits_matter
     seen, out = set(), []
     for r in readings(mask, rules.shapes, rules.min_stairs):
         key = (r.shape, r.lo, r.hi, r.suits if suits_matter else 0, r.eff if suits_matter else
@@ -166,8 +244,10 @@ def _play_moves(st, seat):
     moves, seen = [], set()
     p = st.players[seat]
     possible = possible_cards(st, seat)
-    attach = _attach_candidates(st, possible)
-    for mask in _candidates(possible, rules, _sizes(st), swaps=not p.unknown) | attach:
+    attach = _joined_candidates(st, possible)
+    sizes, free = _sizes(st)
+    beat = _Beat(st, free) if field is not None else None
+    for mask in _candidates(possible, rules, sizes, swaps=not p.unknown, beat=beat) | attach:
         if mask.bit_count() > p.left or (mask & ~p.hand).bit_count() > p.unknown:
             continue
         # attached cards are also listed without 'as': the combined field decides their reading (§10.6)
@@ -182,20 +262,22 @@ def _play_moves(st, seat):
                 variants.append((shape_decl, ()))
             else:
                 variants.append(((), ()))
-                if rules.on("jack_back") and rules.params("jack_back")["optional"] and reading.has_rank(8):
-                    variants.append(((), ("jack_back",)))
+                for module, params in rules.decline_hooks:
+                    if module.declines(reading, params):
+                        variants.append(((), (module.ID,)))
             for declare, decline in variants:
                 move = Move(seat, "play", mask, tuple(sorted(reading.jokers)), frozenset(declare),
                             frozenset(decline))
                 plan = judge_play(st, move, with_effects=rules.declarations)
                 if isinstance(plan, Rejection) or (plan.ctx.reading.shape != reading.shape
-                                                   and plan.ctx.special != "attach_revolution"):
+                                                   and not joins_field(plan.ctx.special)):
                     continue
                 move = move.to_json()
                 if rules.declarations:
                     fired = sorted({e.rule for e in plan.effects} & DECLARABLE)
-                    if "revolution" in fired and st.revolution:
-                        fired.append("counter_revolution")
+                    for alias, module in ALIASES.items():
+                        if module.ID in fired and module.alias_applies(st):
+                            fired.append(alias)
                     keep = shape_decl + [d for d in fired if d not in shape_decl]
                     if plan.ctx.special and plan.ctx.special not in keep:
                         keep.append(plan.ctx.special)
@@ -306,6 +388,6 @@ def legal_moves(st, seat: int) -> list[dict]:
     if st.phase != "play" or st.turn != seat:
         return []
     moves = _play_moves(st, seat)
-    if st.field is not None or st.rules.on("lead_pass"):
+    if st.field is not None or st.rules.lead_may_pass:
         moves.insert(0, {"seat": seat, "action": "pass"})
     return moves

@@ -5,9 +5,9 @@ from dataclasses import dataclass
 
 from .cards import codes
 from .effects import Lock, Unlock, ordered
-from .rules import DECLARABLE, RULES
+from .rules import ALIASES, DECLARABLE, RULES
 from .rules.base import PlayContext, Rejection
-from .shapes import SEQUENCES, SHAPE_PRIORITY, beats, loose, matches_as, part, readings, strength_key
+from .shapes import SEQUENCES, SHAPE_PRIORITY, Reading, beats, loose, matches_as, part, readings, strength_key
 
 SHAPE_NAMES = {"loose": "loose cards", "single": "a single", "group": "a group", "stairs": "stairs", "skip_stairs": "skip stairs",
                "double_stairs": "double stairs", "emperor": "an emperor", "skip_emperor": "a skip emperor"}
@@ -19,27 +19,47 @@ PROGRESS = {"invalid_cards": 0, "shape_mismatch": 1, "undeclared": 2, "too_weak"
 @dataclass(frozen=True, slots=True)
 class Plan:
     ctx: PlayContext
-    field_reading: object         # what the field becomes (the combined cards for an attach revolution)
+    field_reading: Reading        # what the field becomes (the combined cards for an attach revolution)
     effects: tuple
     void: tuple
 
 
-def _declared(rule_id, declared, state) -> bool:
-    if rule_id in declared:
+def joins_field(special) -> bool:
+    """Did the special play that admitted a play join its cards to the field's (JOINS_FIELD: attach revolution)?"""
+    return special is not None and getattr(RULES.get(special), "JOINS_FIELD", False)
+
+
+def _declared(module, declared, state) -> bool:
+    if module.ID in declared:
         return True
-    if rule_id == "revolution":
-        return "counter_revolution" in declared and state.revolution
-    return False
+    alias = getattr(module, "ALIAS", None)
+    return alias is not None and alias in declared and module.alias_applies(state)
+
+
+# The after_play hooks read the state, the seat, the reading, the special play and the declines, never the
+# declarations: within one state their answers are kept, so the variants legal_moves judges share them.
+_raw_memo: tuple = (None, {})
+
+
+def _raw_effects(ctx) -> tuple:
+    global _raw_memo
+    st, memo = _raw_memo
+    if st is not ctx.state:
+        memo = {}
+        _raw_memo = (ctx.state, memo)
+    key = (ctx.seat, ctx.reading, ctx.special, ctx.declined)
+    raw = memo.get(key)
+    if raw is None:
+        raw = memo[key] = tuple((module, effects) for module, params in ctx.state.rules.play_hooks
+                                if (effects := module.after_play(ctx, params)))
+    return raw
 
 
 def _effects(ctx):
     rs = ctx.state.rules
     kept = []
-    for module, params in rs.play_hooks:
-        effects = module.after_play(ctx, params)
-        if not effects:
-            continue
-        if rs.declarations and getattr(module, "DECLARABLE", False) and not _declared(module.ID, ctx.declared,
+    for module, effects in _raw_effects(ctx):
+        if rs.declarations and getattr(module, "DECLARABLE", False) and not _declared(module, ctx.declared,
                                                                                       ctx.state):
             effects = [e for e in effects if isinstance(e, Unlock)]
         kept.extend(effects)
@@ -50,8 +70,8 @@ def _effects(ctx):
         # revolution the declared shape may be the combined one, so it is not judged there.
         void = tuple(sorted(d for d in ctx.declared if (
             d not in fired and d not in SEQUENCES and not (
-                d == "counter_revolution" and "revolution" in fired and ctx.state.revolution)) or (
-            d in SEQUENCES and d != ctx.reading.shape and ctx.special != "attach_revolution")))
+                d in ALIASES and ALIASES[d].ID in fired and ALIASES[d].alias_applies(ctx.state))) or (
+            d in SEQUENCES and d != ctx.reading.shape and not joins_field(ctx.special))))
     return tuple(ordered(kept)), void
 
 
@@ -109,7 +129,7 @@ def judge_play(state, move, with_effects=True):
     missing = state.unheld(seat, move.cards)
     if missing:
         return not_held(state, seat, missing)
-    unknown = move.declare - DECLARABLE - {"counter_revolution"}
+    unknown = move.declare - DECLARABLE - ALIASES.keys()
     if unknown:
         return Rejection("invalid_declaration", f"unknown declaration(s) {', '.join(sorted(unknown))}: declare "
                          "rule ids of effects or shapes (GET /v1/rules)")
@@ -122,7 +142,7 @@ def judge_play(state, move, with_effects=True):
     cands = readings(move.cards, rs.shapes, rs.min_stairs)
     if move.as_map:
         cands = [r for r in cands if matches_as(r, move.as_map)]
-    if not cands and state.field is not None and rs.on("attach_revolution"):
+    if not cands and state.field is not None and rs.extra_hooks:
         cands = [loose(move.cards)]  # attached cards need only form a shape together with the field
     if not cands:
         names = ", ".join(SHAPE_NAMES[s] for s in ("single", "group") + tuple(sorted(rs.shapes)))
@@ -170,7 +190,7 @@ def judge_play(state, move, with_effects=True):
         scored = [(option, _effects(option[0])) for option in best]
         option, (effects, void) = max(scored, key=lambda oe: (-len(oe[1][1]), rank(oe[0])))
     else:
-        option = max(best, key=rank)
+        option = best[0] if len(best) == 1 else max(best, key=rank)
         effects, void = _effects(option[0]) if with_effects else ((), ())
     return Plan(option[0], option[1], effects, void)
 

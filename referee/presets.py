@@ -1,6 +1,6 @@
 """The three presets of RULES.md §8, as data: rule id → parameters (absent = off)."""
 
-UECDA = {
+UECDA: dict[str, dict] = {
     "jokers": {"count": 1},
     "first_card": {"card": "D3", "must_play": False, "every_deal": True},
     "stairs": {"min_length": 3, "compare": "above"},
@@ -14,7 +14,7 @@ UECDA = {
     "pass_abort": {"turns": 20},
 }
 
-NANKO = {
+NANKO: dict[str, dict] = {
     "jokers": {"count": 2},
     "first_card": {"card": "S3", "must_play": False},
     "stairs": {"min_length": 3, "compare": "shift"},
@@ -36,7 +36,7 @@ NANKO = {
     "exchange": {"top": 2, "second": 1},
 }
 
-GEKIFUGO = {
+GEKIFUGO: dict[str, dict] = {
     "jokers": {"count": 2},
     "first_card": {"card": "D3", "must_play": True},
     "stairs": {"min_length": 3, "compare": "shift"},

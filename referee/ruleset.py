@@ -10,7 +10,8 @@ MAX_PLAYERS = 8  # seats a game may have (2 to 8)
 
 class Ruleset:
     __slots__ = ("preset", "_params", "shapes", "compare", "min_stairs", "declarations", "jokers", "legality_hooks",
-                 "special_hooks", "play_hooks", "_key")
+                 "special_hooks", "play_hooks", "finish_hooks", "size_hooks", "on_finish_hooks", "flush_on_finish",
+                 "extra_hooks", "decline_hooks", "suits_matter", "trust_hooks", "lead_may_pass", "_key")
 
     def __init__(self, preset: str, params: dict):
         self.preset = preset
@@ -25,6 +26,17 @@ class Ruleset:
         self.legality_hooks = tuple((m, params[m.ID]) for m in on if hasattr(m, "legality"))
         self.special_hooks = tuple((m, params[m.ID]) for m in on if hasattr(m, "special_play"))
         self.play_hooks = tuple((m, params[m.ID]) for m in on if hasattr(m, "after_play"))
+        self.finish_hooks = tuple((m, params[m.ID]) for m in on if hasattr(m, "finish_verdict"))
+        self.size_hooks = tuple((m, params[m.ID]) for m in on if hasattr(m, "candidate_sizes"))
+        self.on_finish_hooks = tuple(sorted(((m, params[m.ID]) for m in on if hasattr(m, "on_finish")),
+                                            key=lambda mp: getattr(mp[0], "ON_FINISH_ORDER", 0)))
+        self.flush_on_finish = any(getattr(m, "FLUSHES_ON_FINISH", False) for m in on)
+        self.extra_hooks = tuple((m, params[m.ID]) for m in on if hasattr(m, "extra_candidates"))
+        self.decline_hooks = tuple((m, params[m.ID]) for m in on
+                                   if hasattr(m, "declines") and m.declinable(params[m.ID]))
+        self.suits_matter = any(getattr(m, "SUITS_MATTER", False) for m in on)
+        self.trust_hooks = tuple((m, params[m.ID]) for m in on if hasattr(m, "taken_on_trust"))
+        self.lead_may_pass = any(getattr(m, "LEAD_MAY_PASS", False) for m in on)
         self._key = (preset, tuple(sorted((k, tuple(sorted(v.items()))) for k, v in params.items())))
 
     def on(self, rule_id: str) -> bool:
@@ -74,7 +86,7 @@ def build_ruleset(preset: str = "uecda", overrides=None) -> Ruleset:
     hit = _cache.get(key)
     if hit is not None:
         return hit
-    chosen = {rid: dict(p) for rid, p in PRESETS[preset].items()}
+    chosen: dict[str, dict] = {rid: dict(p) for rid, p in PRESETS[preset].items()}
     for rid, value in overrides.items():
         if rid not in RULES:
             raise InputError("bad_rules", f"unknown rule id {rid!r}: GET /v1/rules lists them")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import copy
 
 from .cards import cards_of, code, codes, count, deck, parse_many, parse_suits, suit_names, RANKS
+from .engine import actors
 from .errors import InputError
 from .moves import _as_map
 from .ruleset import MAX_PLAYERS, ruleset_from_json
@@ -57,7 +58,8 @@ def state_to_json(st: State, viewer=None) -> dict:
                  "beneath": codes(st.beneath)}
     a = st.after
     return {
-        "seq": st.seq, "deal": st.deal, "phase": st.phase, "turn": st.turn, "direction": st.direction,
+        "seq": st.seq, "deal": st.deal, "phase": st.phase, "turn": st.turn, "actors": actors(st),
+        "direction": st.direction,
         "order": st.order, "revolution": st.revolution, "jack_back": st.jack_back, "field": field,
         "locks": {"suits": suit_names(st.lock_suits), "kind": st.lock_kind, "rank": st.rank_lock},
         "pending": [_pending_json(p) for p in st.pending],

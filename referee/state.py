@@ -3,8 +3,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .cards import rank_of
+from .shapes import Reading
+
+if TYPE_CHECKING:
+    from .ruleset import Ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +42,7 @@ class Pending:
 
 @dataclass(frozen=True, slots=True)
 class Field:
-    reading: object               # shapes.Reading
+    reading: Reading
     seat: int
 
 
@@ -52,9 +57,9 @@ class After:
     cards: int = 0                # cards the play put down (a cut back needs as many jokers); 0: the field's size
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no __slots__: a copy is one __dict__ update (the engine copies it several times a ply)
 class State:
-    rules: object                 # ruleset.Ruleset
+    rules: Ruleset
     players: tuple
     seq: int = 0
     deal: int = 1
@@ -116,8 +121,24 @@ class State:
 
     def with_player(self, seat: int, **changes) -> "State":
         players = list(self.players)
-        players[seat] = dataclasses.replace(players[seat], **changes)
+        p = players[seat]
+        players[seat] = Player(p.seat, changes.pop("name", p.name), changes.pop("hand", p.hand),
+                               changes.pop("place", p.place), changes.pop("unknown", p.unknown))
+        if changes:
+            raise TypeError(f"Player has no field(s) {sorted(changes)}")
         return replace(self, players=tuple(players))
+
+    def players_without(self, seat: int, cards: int) -> tuple:
+        """The players once ``seat`` no longer holds ``cards`` (see ``without``)."""
+        players = list(self.players)
+        p = players[seat]
+        players[seat] = Player(p.seat, p.name, p.hand & ~cards, p.place, p.unknown - (cards & ~p.hand).bit_count())
+        return tuple(players)
+
+    def free_places(self) -> list[int]:
+        """The places nobody holds yet, best first."""
+        taken = {p.place for p in self.players if p.place is not None}
+        return [k for k in range(1, len(self.players) + 1) if k not in taken]
 
     def hand(self, seat: int) -> int:
         return self.players[seat].hand
@@ -149,8 +170,7 @@ class State:
 
     def without(self, seat: int, cards: int) -> "State":
         """``seat`` no longer holds ``cards`` (seen ones leave its hand, the rest its unknown count)."""
-        p = self.players[seat]
-        return self.with_player(seat, hand=p.hand & ~cards, unknown=p.unknown - (cards & ~p.hand).bit_count())
+        return replace(self, players=self.players_without(seat, cards))
 
 
 def strength(c: int, reversed_order: bool) -> int:
@@ -161,18 +181,19 @@ def strength(c: int, reversed_order: bool) -> int:
     return 12 - r if reversed_order else r
 
 
-def _state_replacer():
-    """dataclasses.replace for State, compiled once: the engine makes several new States per move."""
-    names = [f.name for f in dataclasses.fields(State)]
-    body = "".join(f"    set_(new, {n!r}, changes.pop({n!r}) if {n!r} in changes else self.{n})\n" for n in names)
-    src = (f"def replace_state(self, changes):\n    new = new_(State)\n{body}"
-           "    if changes:\n        raise TypeError(f'State has no field(s) {sorted(changes)}')\n    return new\n")
-    scope = {"State": State, "new_": object.__new__, "set_": object.__setattr__}
-    exec(src, scope)
-    return scope["replace_state"]
+_FIELDS = frozenset(f.name for f in dataclasses.fields(State))
+_new = object.__new__
 
 
-_replace_state = _state_replacer()
+def _replace_state(self: State, changes: dict) -> State:
+    """dataclasses.replace for State without re-running __init__: the engine makes several new States per move."""
+    if not _FIELDS.issuperset(changes):
+        raise TypeError(f"State has no field(s) {sorted(set(changes) - _FIELDS)}")
+    new = _new(State)
+    d = new.__dict__
+    d.update(self.__dict__)
+    d.update(changes)
+    return new
 
 
 def replace(obj, **changes):

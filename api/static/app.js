@@ -471,15 +471,9 @@ async function refreshLegal() {
 }
 
 // ---------------------------------------------------------------- rendering the table
+// Who must act now: the engine says so in the state (engine.actors); the page derives no rule of its own.
 function actorsOf(st) {
-  if (st.pending && st.pending.length) {
-    const head = st.pending[0];
-    const seats = st.pending.filter((p) => p.action === head.action && p.rule === head.rule).map((p) => p.seat);
-    // the cut-back window: the next leader may also lead at once
-    if (head.action === "cut_back" && st.turn !== null && st.turn !== undefined && !seats.includes(st.turn)) seats.push(st.turn);
-    return seats;
-  }
-  return st.phase === "play" && st.turn !== null && st.turn !== undefined ? [st.turn] : [];
+  return st.actors || [];
 }
 // Seats that passed since the last flush (from the log; pass_until_flush also lists them in the state).
 function passedSeats(events, st) {

@@ -17,3 +17,4 @@ MODULES = (jokers, first_card, stairs, skip_stairs, double_stairs, emperor, skip
 RULES = {m.ID: m for m in MODULES}
 SHAPES = tuple(m.ID for m in MODULES if getattr(m, "SHAPE", False))
 DECLARABLE = frozenset(m.ID for m in MODULES if getattr(m, "DECLARABLE", False))
+ALIASES = {m.ALIAS: m for m in MODULES if hasattr(m, "ALIAS")}  # declaration names that stand for a rule

@@ -1,13 +1,39 @@
 """付け革 (attach revolution): add cards to a field of ≤3 so that together they make a 4-card revolution."""
-from ..effects import Revolution
+from itertools import combinations
+
+from ..cards import JOKERS_MASK, card, cards_of, rank_mask
+from ..effects import ClearLocks, Revolution
 from ..shapes import matches_as, readings, strength_key
 
 ID = "attach_revolution"
 NAME_JA = "付け革"
 SUMMARY = ("On a field of 3 cards or fewer, play cards that together with the field form a legal 4-card group or "
            "stairs (exactly 4, no 2-3 link): a revolution, and the 4 cards become the field.")
-PARAMS = {}
+PARAMS: dict = {}
 DECLARABLE = True
+JOINS_FIELD = True  # the played cards and the field's become one 4-card field
+
+
+def candidate_sizes(field, params) -> tuple:
+    """Sizes this special play may have on ``field`` whether or not it beats it."""
+    return (4 - field.n,) if field.n <= 3 else ()
+
+
+def extra_candidates(f, possible: int, params) -> set[int]:
+    """Card sets that, with the field ``f``, make the 4 cards of an attach revolution (alone they may be no play)."""
+    if f.wild or f.n > 3:
+        return set()
+    pool = possible & JOKERS_MASK
+    for r, s in f.eff:
+        pool |= possible & rank_mask(r)
+        pool |= possible & sum(1 << card(x, s) for x in range(max(0, f.lo - 3), min(12, f.hi + 3) + 1))
+    out = set()
+    for combo in combinations(cards_of(pool), 4 - f.n):
+        mask = sum(1 << c for c in combo)
+        if any(r.shape in ("group", "stairs") and not r.wild
+               for r in readings(f.mask | mask, frozenset({"stairs"}))):
+            out.add(mask)
+    return out
 
 
 def special_play(ctx, params):
@@ -26,4 +52,4 @@ def special_play(ctx, params):
 
 
 def after_play(ctx, params):
-    return [Revolution(ID)] if ctx.special == ID else []
+    return [Revolution(ID), ClearLocks(ID)] if ctx.special == ID else []

@@ -2,7 +2,10 @@
 
 A rule module defines ``ID``, ``NAME_JA``, ``SUMMARY``, ``PARAMS`` and any of the
 hooks the engine calls (``legality``, ``special_play``, ``after_play``,
-``after_flush``); hooks return effects or rejections and never change state.
+``after_flush``, ``candidate_sizes``, ``finish_verdict``, ``on_finish``); hooks return effects or
+rejections and never change state. A module with ``special_play`` that may admit a
+play which does not beat the field says at which sizes in ``candidate_sizes``
+(legal_moves generates only plays that beat the field at other sizes).
 ``DECLARABLE = True`` marks a ☆ effect of gekifugo: under
 ``declarations_required`` it fires only when declared with the play.
 """

@@ -1,9 +1,26 @@
 """都落ち (capital fall, gekifugo): if anyone but the previous top finishes first, the top falls to last."""
+from ..cards import codes
+from ..state import replace
+
 ID = "capital_fall"
 NAME_JA = "都落ち"
 SUMMARY = ("From the second deal: if a player other than the previous deal's top finishes first, the previous top "
            "is ranked last at once and its cards are discarded; the deal goes on without it.")
-PARAMS = {}
+PARAMS: dict = {}
+ON_FINISH_ORDER = 1
+
+
+def on_finish(st, seat, place, log, params):
+    """Someone other than the previous top went out first: the top falls to the last free place."""
+    top = fallen(st.previous_places, seat) if place == 1 else None
+    if top is None or not st.active(top):
+        return st
+    hand, unseen = st.hand(top), st.players[top].unknown
+    last = st.free_places()[-1]
+    st = st.with_player(top, hand=0, unknown=0, place=last)
+    log.append({"kind": "capital_fall", "seat": top, "place": last, "cards": codes(hand), "rule": ID})
+    return replace(st, discard=st.discard | hand, finish_order=st.finish_order + (top,),
+                   hidden_discards=st.hidden_discards + unseen)
 
 
 def fallen(previous_places, first_seat):

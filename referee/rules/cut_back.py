@@ -11,7 +11,7 @@ NAME_JA = "切り返し"
 SUMMARY = ("Right after a cut (8-cut, 6-cut, sandstorm), any other active player may play as many jokers as the "
            "cutting play had cards (action cut_back): the field is cut again and that player leads. The window "
            "is offered to every active seat but the cutter (pass declines); the next leader's lead closes it.")
-PARAMS = {}
+PARAMS: dict = {}
 DECLARABLE = True
 TRIGGERS = ("eight_cut", "six_cut", "sandstorm", ID)
 

@@ -2,6 +2,6 @@
 ID = "emperor"
 NAME_JA = "エンペラー"
 SUMMARY = "4 consecutive ranks in four different suits; 4 cards, so it can also make a revolution."
-PARAMS = {}
+PARAMS: dict = {}
 DECLARABLE = True
 SHAPE = True

@@ -5,4 +5,4 @@ SUMMARY = ("Instead of receiving the last player's strongest cards, the first pl
            "action request; if the last player holds it, at least one card of it is handed over (the first may "
            "ask for fewer with count, never none). A rank answered 'not held' cannot be named again; naming goes "
            "on until N cards are received.")
-PARAMS = {}
+PARAMS: dict = {}

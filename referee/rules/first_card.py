@@ -17,6 +17,11 @@ def card(params) -> int:
     return parse(params["card"])
 
 
+def taken_on_trust(st, seat, params) -> tuple:
+    """Table mode: a play by a seat whose hand is partly unknown cannot show it holds no first card."""
+    return ("first_card_holder",) if params["must_play"] and st.first_play and st.players[seat].unknown else ()
+
+
 def legality(ctx, params):
     st = ctx.state
     if not (params["must_play"] and st.first_play):

@@ -5,7 +5,7 @@ ID = "five_skip"
 NAME_JA = "5とばし"
 SUMMARY = ("A play with N fives skips the next N active players. If the skipping comes back round to the player "
            "(コンボ), it may play on its own cards or pass, which flushes the field and lets it lead.")
-PARAMS = {}
+PARAMS: dict = {}
 DECLARABLE = True
 FIVE = 2
 

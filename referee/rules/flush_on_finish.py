@@ -2,8 +2,5 @@
 ID = "flush_on_finish"
 NAME_JA = "あがり札は流れる"
 SUMMARY = "When a play empties its player's hand, the field is flushed and the next active player leads."
-PARAMS = {}
-
-
-def flushes(went_out_with_play: bool) -> bool:
-    return went_out_with_play
+PARAMS: dict = {}
+FLUSHES_ON_FINISH = True  # read by Ruleset.flush_on_finish

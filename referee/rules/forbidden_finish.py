@@ -15,7 +15,7 @@ PARAMS = {"joker": Param(True, "a play holding a joker"),
 EIGHT = 5
 
 
-def why(ctx, effects, params) -> str | None:
+def finish_verdict(ctx, effects, params) -> str | None:
     """The reason the finishing play is forbidden, or None."""
     r = ctx.reading
     if params["sandstorm_exempt"] and ctx.special == "sandstorm" or (

@@ -1,9 +1,24 @@
 """下剋上 (gekokujo, gekifugo): if the previous bottom finishes first, the deal ends with the standings upside down."""
+from ..state import replace
+
 ID = "gekokujo"
 NAME_JA = "下剋上"
 SUMMARY = ("From the second deal: if the previous deal's last player finishes first, the deal ends at once and the "
            "final places are the previous deal's turned upside down (before capital fall).")
-PARAMS = {}
+PARAMS: dict = {}
+ON_FINISH_ORDER = 0  # judged before capital fall: an upside-down deal has no fall
+
+
+def on_finish(st, seat, place, log, params):
+    """The first player out was last in the previous deal: the deal ends with the places upside down."""
+    places = upside_down(st.previous_places, seat) if place == 1 else None
+    if places is None:
+        return st
+    log.append({"kind": "gekokujo", "places": list(places), "rule": ID})
+    players = tuple(replace(p, place=places[p.seat]) for p in st.players)
+    order = tuple(sorted(range(len(players)), key=lambda s: places[s]))
+    return replace(st, players=players, finish_order=order, phase="deal_over", turn=None, pending=(), after=None,
+                   ended_by=ID)
 
 
 def upside_down(previous_places, first_seat):

@@ -18,3 +18,8 @@ def after_play(ctx, params):
 
 def declinable(params) -> bool:
     return params["optional"]
+
+
+def declines(reading, params) -> bool:
+    """Does legal_moves list this play also with the jack back declined?"""
+    return reading.has_rank(JACK)

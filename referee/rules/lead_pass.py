@@ -3,4 +3,5 @@ ID = "lead_pass"
 NAME_JA = "親のパス"
 SUMMARY = ("The player leading on an empty field may pass (the UECda server accepts it). The turn moves on; if "
            "nobody plays before everyone has passed, the same leader leads again.")
-PARAMS = {}
+PARAMS: dict = {}
+LEAD_MAY_PASS = True  # read by Ruleset.lead_may_pass

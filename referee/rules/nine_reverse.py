@@ -12,8 +12,4 @@ NINE = 6
 
 
 def after_play(ctx, params):
-    return [Reverse(ID)] if ctx.reading.has_rank(NINE) else []
-
-
-def restores_on_flush(params) -> bool:
-    return params["scope"] == "trick"
+    return [Reverse(ID, trick=params["scope"] == "trick")] if ctx.reading.has_rank(NINE) else []

@@ -4,10 +4,11 @@ from ..effects import Lock
 from .base import Rejection
 
 ID = "partial_suit_lock"
+SUITS_MATTER = True  # the suits jokers stand for change the outcome
 NAME_JA = "片縛り"
 SUMMARY = ("When a multi-card play shares at least one suit with the multi-card play it beats, every play until "
            "the flush must contain the shared suits.")
-PARAMS = {}
+PARAMS: dict = {}
 DECLARABLE = True
 
 

@@ -5,7 +5,7 @@ SUMMARY = ("A player who passes is skipped until the field flushes. The turn doe
            "on the field, who may play over them or pass. The field flushes when every active player has passed "
            "since the last flush (a play resets nobody's pass); the last player who played leads, or the next "
            "active player if it has finished.")
-PARAMS = {}
+PARAMS: dict = {}
 
 
 def seats(mask: int) -> list[int]:

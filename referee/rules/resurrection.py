@@ -4,7 +4,7 @@ from ..effects import Resurrect
 ID = "resurrection"
 NAME_JA = "死者蘇生"
 SUMMARY = "A play with two or more fours: take one non-joker card of your choice from the discard pile."
-PARAMS = {}
+PARAMS: dict = {}
 DECLARABLE = True
 FOUR = 1
 

@@ -9,6 +9,11 @@ SUMMARY = "A play of enough cards toggles the order of strength (jokers stay str
 PARAMS = {"min_group": Param(4, "fewest cards for a revolution by a group", lo=2, hi=8),
           "min_stairs": Param(4, "fewest cards for a revolution by a sequence (UECda: 5)", lo=3, hi=13)}
 DECLARABLE = True
+ALIAS = "counter_revolution"  # 革命返し: while a revolution holds, declaring it declares this rule
+
+
+def alias_applies(state) -> bool:
+    return state.revolution
 
 
 def needed(state, shape: str, params) -> int:

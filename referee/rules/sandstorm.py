@@ -4,7 +4,7 @@ from ..effects import Cut
 ID = "sandstorm"
 NAME_JA = "砂嵐 (3枚返し)"
 SUMMARY = "Exactly three 3s without jokers can be played on any field; the field flushes and the player leads."
-PARAMS = {}
+PARAMS: dict = {}
 DECLARABLE = True
 THREE = 0
 
@@ -12,6 +12,11 @@ THREE = 0
 def is_sandstorm(reading) -> bool:
     return (reading.n == 3 and not reading.has_joker and reading.shape == "group"
             and reading.rank_count(THREE) == 3)
+
+
+def candidate_sizes(field, params) -> tuple:
+    """Sizes this special play may have on ``field`` whether or not it beats it."""
+    return (3,)
 
 
 def special_play(ctx, params):

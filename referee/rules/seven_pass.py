@@ -4,7 +4,7 @@ from ..effects import SevenPass
 ID = "seven_pass"
 NAME_JA = "7渡し"
 SUMMARY = "A play with N sevens: give N cards of your choice to the next player (fewer only if you run out)."
-PARAMS = {}
+PARAMS: dict = {}
 DECLARABLE = True
 SEVEN = 4
 

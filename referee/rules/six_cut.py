@@ -4,7 +4,7 @@ from ..effects import Cut
 ID = "six_cut"
 NAME_JA = "6切り"
 SUMMARY = "In reversed order only (tested before the play's own effects), a play containing a 6 flushes the field."
-PARAMS = {}
+PARAMS: dict = {}
 DECLARABLE = True
 SIX = 3
 

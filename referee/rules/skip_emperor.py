@@ -2,6 +2,6 @@
 ID = "skip_emperor"
 NAME_JA = "跳びエンペラー"
 SUMMARY = "4 ranks stepping by exactly 2 in four different suits."
-PARAMS = {}
+PARAMS: dict = {}
 DECLARABLE = True
 SHAPE = True

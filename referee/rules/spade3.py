@@ -5,9 +5,14 @@ from ..effects import Cut
 ID = "spade3"
 NAME_JA = "スペ3"
 SUMMARY = "A single ♠3 beats a lone joker (played as a joker); the field flushes and the ♠3's player leads."
-PARAMS = {}
+PARAMS: dict = {}
 DECLARABLE = True
 S3 = parse("S3")
+
+
+def candidate_sizes(field, params) -> tuple:
+    """Sizes this special play may have on ``field`` whether or not it beats it."""
+    return (1,) if field.wild and field.n == 1 else ()
 
 
 def special_play(ctx, params):

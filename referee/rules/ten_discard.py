@@ -4,7 +4,7 @@ from ..effects import TenDiscard
 ID = "ten_discard"
 NAME_JA = "10捨て"
 SUMMARY = "A play with N tens: discard N cards of your choice (fewer only if you run out)."
-PARAMS = {}
+PARAMS: dict = {}
 DECLARABLE = True
 TEN = 7
 

@@ -137,6 +137,8 @@ def test_bloody_mary_ties_are_chosen_by_the_discarding_player():
     st = game("nanko", [["SQ", "HQ", "DQ", "S4"], ["HA", "DA", "CA", "H5"], ["D9", "D3", "D2"]], BM)
     _, st = play(st, 0, "SQ", "HQ", "DQ")
     assert pending(st) == [(1, "discard", 2, "bloody_mary"), (2, "discard", 2, "bloody_mary")]
+    # the state JSON names who acts: the head of the queue only, not every seat with a discard pending
+    assert js(st)["actors"] == [1]
     bad(st, move(2, "discard", ["D9", "D2"]), "pending_decision")
     bad(st, move(1, "discard", ["HA", "H5"]), "not_allowed")
     st = discard(st, 1, "HA", "CA")

@@ -123,6 +123,10 @@ def play_out(preset, overrides, seed, players, deals=2, table=False):
     assert state_to_json(replay(events)) == history[-1]
     upto = rng.randrange(len(events))
     assert state_to_json(replay(events, upto=events[upto]["seq"])) == history[upto]
+    # from a snapshot: only the events after it are needed, earlier ones are skipped
+    k = rng.randrange(len(events))
+    assert state_to_json(replay(events[k + 1:], start=history[k])) == history[-1]
+    assert state_to_json(replay(events, upto=events[-1]["seq"], start=history[k])) == history[-1]
     for viewer in range(players):
         view = state_to_json(st, viewer)
         assert all(p["hand"] is None for p in view["players"] if p["seat"] != viewer)

@@ -17,8 +17,9 @@ from __future__ import annotations
 import random
 import time
 
-from referee import actors, apply, legal_moves, state_from_json
+from referee import actors, advance, apply, legal_moves, state_from_json
 from referee.cards import codes
+from referee.verdict import Verdict
 
 from . import greedy
 from .cards import deck
@@ -51,7 +52,10 @@ def playout(st, seat: int, rules_json: dict, rng: random.Random, deadline: float
         legal = legal_moves(st, s)
         single = len(legal) == 1 and "choose" not in legal[0]
         move = legal[0] if single else greedy.choose(light_view(st, s, rules_json), legal, rng)
-        _, st, _ = apply(st, move)
+        new = advance(st, move)  # the state only: no verdict or event built
+        if isinstance(new, Verdict):
+            break  # not legal after all (cannot happen with a move from legal_moves): the deal is cut short
+        st = new
     place = st.players[seat].place
     return place if place is not None else len(st.players)
 

@@ -1,0 +1,44 @@
+"""A play's effects folded into one resolution, then written onto the state in one step."""
+from __future__ import annotations
+
+from .state import After, replace
+
+
+class Resolution:
+    """What the effects of one play add up to (each effect's ``fold`` says how it merges with the others)."""
+    __slots__ = ("st", "ctx", "revolution", "revolution_min", "lock", "exact", "rank_lock", "jack_back", "direction",
+                 "trick", "queue", "cut", "skip")
+
+    def __init__(self, st, ctx):
+        self.st, self.ctx = st, ctx
+        self.revolution = False           # the order turns (once, however many revolutions)
+        self.revolution_min = st.revolution_min
+        self.lock = None                  # (suits, kind) when the suit lock changes
+        self.exact = False                # an exact lock was folded: partial locks no longer count
+        self.rank_lock = st.rank_lock
+        self.jack_back = st.jack_back
+        self.direction = st.direction
+        self.trick = st.trick_reversed
+        self.queue: list = []
+        self.cut = None
+        self.skip = 0
+
+
+def resolve(st, ctx, effects) -> Resolution:
+    res = Resolution(st, ctx)
+    for e in effects:
+        e.fold(res)
+    return res
+
+
+def written(st, res: Resolution, went_out: tuple):
+    """``st`` with the resolution written onto it, the play's remaining steps in ``after``."""
+    changes = {"rank_lock": res.rank_lock, "jack_back": res.jack_back, "direction": res.direction,
+               "trick_reversed": res.trick, "pending": tuple(res.queue),
+               "after": After(res.ctx.seat, cut=res.cut, skip=res.skip, went_out=went_out, cards=res.ctx.reading.n)}
+    if res.revolution:
+        changes["revolution"] = not st.revolution
+        changes["revolution_min"] = res.revolution_min
+    if res.lock is not None:
+        changes["lock_suits"], changes["lock_kind"] = res.lock
+    return replace(st, **changes)
