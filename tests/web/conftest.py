@@ -41,18 +41,24 @@ def browser(live):
         b.close()
 
 
-@pytest.fixture
-def page(browser, live):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=live.base)
+def _watched_page(browser, live, **context):
+    """A page whose JavaScript errors and Content-Security-Policy violations fail the test at teardown."""
+    ctx = browser.new_context(base_url=live.base, **context)
     ctx.live = live  # the tests' failure messages quote the worker's log
     pg = ctx.new_page()
     pg.set_default_timeout(15000)
+    pg.touch = context.get("has_touch", False)
     errors = []
     pg.on("pageerror", lambda exc: errors.append(exc.stack or str(exc)))
     pg.on("console", lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None)
     yield pg
     ctx.close()
     assert not errors, f"JavaScript errors or CSP violations on the page: {errors}"
+
+
+@pytest.fixture
+def page(browser, live):
+    yield from _watched_page(browser, live, viewport={"width": 1280, "height": 900})
 
 
 SCREENS = {
@@ -63,15 +69,5 @@ SCREENS = {
 
 @pytest.fixture(params=list(SCREENS))
 def screen(request, browser, live):
-    """A page at 1366×800 (mouse) or 390×844 (touch); fails on JavaScript errors and Content-Security-Policy violations."""
-    ctx = browser.new_context(base_url=live.base, **SCREENS[request.param])
-    ctx.live = live
-    pg = ctx.new_page()
-    pg.set_default_timeout(15000)
-    pg.touch = SCREENS[request.param].get("has_touch", False)
-    errors = []
-    pg.on("pageerror", lambda exc: errors.append(exc.stack or str(exc)))
-    pg.on("console", lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None)
-    yield pg
-    ctx.close()
-    assert not errors, f"JavaScript errors or CSP violations on the page: {errors}"
+    """A page at 1366×800 (mouse) or 390×844 (touch)."""
+    yield from _watched_page(browser, live, **SCREENS[request.param])
