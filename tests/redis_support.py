@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 import redis
 
@@ -16,6 +17,19 @@ def machine_redis() -> str | None:
         return url
     except redis.exceptions.RedisError:
         return None
+
+
+def real_redis_url(prefix: str):
+    """For a session fixture: yields the machine's Redis URL, or that of an embedded server it starts and stops."""
+    from service.redis_conn import embedded_url, start_embedded, stop_embedded
+
+    url = machine_redis()
+    if url:
+        yield url
+        return
+    server = start_embedded(tempfile.mkdtemp(prefix=prefix))
+    yield embedded_url(server)
+    stop_embedded(server)
 
 
 def cleanup(url: str, key_prefix: str, queue_name: str) -> None:

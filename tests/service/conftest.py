@@ -9,23 +9,16 @@ import pytest
 from rq import Queue, SimpleWorker
 
 from api.app import create_app
-from service.redis_conn import connect, embedded_url, start_embedded, stop_embedded
+from service.redis_conn import connect
 from service.settings import Settings
 
-from tests.redis_support import cleanup, machine_redis
+from tests.redis_support import cleanup, real_redis_url
 
 from .helpers import Client
 
 @pytest.fixture(scope="session")
 def redis_url():
-    url = machine_redis()
-    if url:
-        yield url
-        return
-    data = tempfile.mkdtemp(prefix="referee-test-redis-")
-    server = start_embedded(data)
-    yield embedded_url(server)
-    stop_embedded(server)
+    yield from real_redis_url("referee-test-redis-")
 
 
 @pytest.fixture(scope="session")

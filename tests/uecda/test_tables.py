@@ -93,15 +93,21 @@ def _turn(hand, mover, me_turn, counts, seating, empty=True):
                                          empty_field=empty), my_turn=me_turn)
 
 
-def test_the_client_judge_flags_a_server_that_accepts_an_illegal_play():
-    """Player 0 leads ♠5; the server then shows player 1's pair of 6s as accepted on that single."""
-    seating = (0, 1, 2, 3, 4)
-    counts = (2, 11, 11, 10, 10)
+def _dealt_and_my_turn(counts, seating):
+    """Player 0's tracker after a deal of ♦3 ♠5 and its first turn table."""
     tr = Tracker(me=0)
     deal = _turn(["D3", "S5"], 6, False, counts, seating)
     deal[5][0] = 1
     tr.on_deal(deal)
     tr.on_turn(_turn(["D3", "S5"], 0, True, counts, seating))
+    return tr
+
+
+def test_the_client_judge_flags_a_server_that_accepts_an_illegal_play():
+    """Player 0 leads ♠5; the server then shows player 1's pair of 6s as accepted on that single."""
+    seating = (0, 1, 2, 3, 4)
+    counts = (2, 11, 11, 10, 10)
+    tr = _dealt_and_my_turn(counts, seating)
     own = {"seat": 0, "action": "play", "cards": ["S5"]}
     tr.on_own_reply(own, protocol.ACCEPTED)
     field = status.apply(tables.play_table(["S5"], None), status.Status(
@@ -120,11 +126,7 @@ def test_the_client_judge_flags_a_server_that_accepts_an_illegal_play():
 def test_the_client_judge_flags_a_wrong_turn():
     seating = (2, 0, 1, 3, 4)
     counts = (2, 11, 11, 10, 10)
-    tr = Tracker(me=0)
-    deal = _turn(["D3", "S5"], 6, False, counts, seating)
-    deal[5][0] = 1
-    tr.on_deal(deal)
-    tr.on_turn(_turn(["D3", "S5"], 0, True, counts, seating))
+    tr = _dealt_and_my_turn(counts, seating)
     own = {"seat": 1, "action": "play", "cards": ["S5"]}
     tr.on_own_reply(own, protocol.ACCEPTED)
     tr.on_field(status.apply(tables.play_table(["S5"], None), status.Status(
