@@ -7,7 +7,7 @@ import secrets
 from .cards import cards_of, codes, deck, parse_many
 from .errors import InputError
 from .flow import finish_empty_hands, lead
-from .rules import exchange, first_card, inflation
+from .rules import exchange, inflation
 from .ruleset import MAX_PLAYERS, build_ruleset
 from .state import Pending, Player, State, replace
 
@@ -89,10 +89,7 @@ def new_game(preset="uecda", rules=None, players=None, seed=None, hands=None, ta
     masks, out = _hands(ruleset, len(names), 0, None if seed is None else f"{seed}:1", hands)
     st = State(rules=ruleset, players=tuple(Player(i, nm, m) for i, (nm, m) in enumerate(zip(names, masks))),
                out_of_play=out, seed=seed, phase="play")
-    leader = 0
-    if ruleset.on("first_card"):
-        c = first_card.card(ruleset.params("first_card"))
-        leader = next((p.seat for p in st.players if p.hand >> c & 1), 0)
+    leader = _leader(st, True, 0)
     log = []
     st = finish_empty_hands(replace(st, turn=leader), leader, log)
     event = {"seq": 0, "type": "game_created", **ruleset.to_json(), "players": names, "seed": seed,
@@ -116,15 +113,20 @@ def exchange_queue(st) -> tuple:
     return tuple(first + back)
 
 
+def _leader(st, first_deal: bool, default: int) -> int:
+    """The seat a rule's ``leader`` hook names to lead the deal (first_card), else ``default``."""
+    for module, params in st.rules.leader_hooks:
+        seat = module.leader(st, first_deal, params)
+        if seat is not None:
+            return seat
+    return default
+
+
 def start_play(st, log):
-    """After the exchange: the last-placed player of the previous deal leads, or with first_card.every_deal
-    the holder of the first card (if nobody is known to hold it, as in table mode, the last-placed player)."""
+    """After the exchange: the last-placed player of the previous deal leads, unless a rule names the leader
+    (first_card.every_deal: the holder of the first card, if anyone is known to hold it)."""
     places = st.previous_places
-    leader = places.index(len(places)) if places else 0
-    params = st.rules.params("first_card")
-    if params and params["every_deal"]:
-        c = first_card.card(params)
-        leader = next((p.seat for p in st.players if p.hand >> c & 1), leader)
+    leader = _leader(st, False, places.index(len(places)) if places else 0)
     log.append({"kind": "play_starts", "leader": leader})
     st = replace(st, phase="play", pending=())
     st = finish_empty_hands(st, leader, log)

@@ -11,7 +11,7 @@ MAX_PLAYERS = 8  # seats a game may have (2 to 8)
 class Ruleset:
     __slots__ = ("preset", "_params", "shapes", "compare", "min_stairs", "declarations", "jokers", "legality_hooks",
                  "special_hooks", "play_hooks", "finish_hooks", "size_hooks", "on_finish_hooks", "flush_on_finish",
-                 "extra_hooks", "decline_hooks", "suits_matter", "trust_hooks", "lead_may_pass", "_key")
+                 "extra_hooks", "decline_hooks", "suits_matter", "trust_hooks", "lead_may_pass", "leader_hooks", "_key")
 
     def __init__(self, preset: str, params: dict):
         self.preset = preset
@@ -23,20 +23,25 @@ class Ruleset:
         self.declarations = "declarations_required" in params
         self.jokers = params["jokers"]["count"] if "jokers" in params else 0
         on = [m for m in MODULES if m.ID in params]
-        self.legality_hooks = tuple((m, params[m.ID]) for m in on if hasattr(m, "legality"))
-        self.special_hooks = tuple((m, params[m.ID]) for m in on if hasattr(m, "special_play"))
-        self.play_hooks = tuple((m, params[m.ID]) for m in on if hasattr(m, "after_play"))
-        self.finish_hooks = tuple((m, params[m.ID]) for m in on if hasattr(m, "finish_verdict"))
-        self.size_hooks = tuple((m, params[m.ID]) for m in on if hasattr(m, "candidate_sizes"))
-        self.on_finish_hooks = tuple(sorted(((m, params[m.ID]) for m in on if hasattr(m, "on_finish")),
-                                            key=lambda mp: getattr(mp[0], "ON_FINISH_ORDER", 0)))
+
+        def hooks(name: str) -> tuple:
+            """(module, params) of every rule switched on that defines hook ``name``, in registry order."""
+            return tuple((m, params[m.ID]) for m in on if hasattr(m, name))
+
+        self.legality_hooks = hooks("legality")
+        self.special_hooks = hooks("special_play")
+        self.play_hooks = hooks("after_play")
+        self.finish_hooks = hooks("finish_verdict")
+        self.size_hooks = hooks("candidate_sizes")
+        self.on_finish_hooks = tuple(sorted(hooks("on_finish"), key=lambda mp: getattr(mp[0], "ON_FINISH_ORDER", 0)))
         self.flush_on_finish = any(getattr(m, "FLUSHES_ON_FINISH", False) for m in on)
-        self.extra_hooks = tuple((m, params[m.ID]) for m in on if hasattr(m, "extra_candidates"))
+        self.extra_hooks = hooks("extra_candidates")
         self.decline_hooks = tuple((m, params[m.ID]) for m in on
                                    if hasattr(m, "declines") and m.declinable(params[m.ID]))
         self.suits_matter = any(getattr(m, "SUITS_MATTER", False) for m in on)
-        self.trust_hooks = tuple((m, params[m.ID]) for m in on if hasattr(m, "taken_on_trust"))
+        self.trust_hooks = hooks("taken_on_trust")
         self.lead_may_pass = any(getattr(m, "LEAD_MAY_PASS", False) for m in on)
+        self.leader_hooks = hooks("leader")
         self._key = (preset, tuple(sorted((k, tuple(sorted(v.items()))) for k, v in params.items())))
 
     def on(self, rule_id: str) -> bool:

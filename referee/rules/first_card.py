@@ -17,6 +17,14 @@ def card(params) -> int:
     return parse(params["card"])
 
 
+def leader(st, first_deal: bool, params) -> int | None:
+    """The holder of the card leads the first deal (with every_deal every deal), if anyone is known to hold it."""
+    if not (first_deal or params["every_deal"]):
+        return None
+    c = card(params)
+    return next((p.seat for p in st.players if p.hand >> c & 1), None)
+
+
 def taken_on_trust(st, seat, params) -> tuple:
     """Table mode: a play by a seat whose hand is partly unknown cannot show it holds no first card."""
     return ("first_card_holder",) if params["must_play"] and st.first_play and st.players[seat].unknown else ()
