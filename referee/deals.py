@@ -7,9 +7,8 @@ import secrets
 from .cards import cards_of, codes, deck, parse_many
 from .errors import InputError
 from .flow import finish_empty_hands, lead
-from .rules import exchange, inflation
 from .ruleset import MAX_PLAYERS, build_ruleset
-from .state import Pending, Player, State, replace
+from .state import Player, State, replace
 
 
 def shuffle_deal(jokers: int, n: int, dealer: int, seed) -> list[int]:
@@ -98,19 +97,11 @@ def new_game(preset="uecda", rules=None, players=None, seed=None, hands=None, ta
 
 
 def exchange_queue(st) -> tuple:
-    """The pending gives (and requests) of the exchange at the start of a deal."""
-    rs = st.rules
-    if not rs.on("exchange"):
-        return ()
-    pairs = exchange.pairs(st.previous_places, st.exchange_counts)
-    first, back = [], []
-    for i, (low, high, n) in enumerate(pairs):
-        if i == 0 and rs.on("exchange_request"):
-            first.append(Pending(high, "request", n, "exchange_request", to=low))
-        else:
-            first.append(Pending(low, "give", n, "exchange", to=high, strongest=True))
-        back.append(Pending(high, "give", n, "exchange", to=low))
-    return tuple(first + back)
+    """The pending gives (and requests) of the exchange at the start of a deal, from the ``deal_queue`` hooks."""
+    queue: tuple = ()
+    for module, params in st.rules.queue_hooks:
+        queue = module.deal_queue(st, queue, params)
+    return queue
 
 
 def _leader(st, first_deal: bool, default: int) -> int:
@@ -140,11 +131,9 @@ def next_deal(st, hands=None, proceed=None):
     rs = st.rules
     places = tuple(p.place for p in st.players)
     n = len(places)
-    base = (rs.params("exchange")["top"], rs.params("exchange")["second"]) if rs.on("exchange") else (0, 0)
-    counts = base
-    if rs.on("inflation") and st.previous_places:
-        counts = inflation.next_counts(places == st.previous_places, st.exchange_counts, base,
-                                       rs.params("inflation"))
+    counts = (0, 0)
+    for module, params in rs.count_hooks:
+        counts = module.exchange_counts(st, places, counts, params)
     top = places.index(1)
     days = st.days + 1 if st.previous_places and st.previous_places.index(1) == top else 1
     dealer = places.index(n)

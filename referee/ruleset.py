@@ -11,7 +11,8 @@ MAX_PLAYERS = 8  # seats a game may have (2 to 8)
 class Ruleset:
     __slots__ = ("preset", "_params", "shapes", "compare", "min_stairs", "declarations", "jokers", "legality_hooks",
                  "special_hooks", "play_hooks", "finish_hooks", "size_hooks", "on_finish_hooks", "flush_on_finish",
-                 "extra_hooks", "decline_hooks", "suits_matter", "trust_hooks", "lead_may_pass", "leader_hooks", "_key")
+                 "extra_hooks", "decline_hooks", "suits_matter", "trust_hooks", "lead_may_pass", "leader_hooks",
+                 "queue_hooks", "count_hooks", "_key")
 
     def __init__(self, preset: str, params: dict):
         self.preset = preset
@@ -42,6 +43,8 @@ class Ruleset:
         self.trust_hooks = hooks("taken_on_trust")
         self.lead_may_pass = any(getattr(m, "LEAD_MAY_PASS", False) for m in on)
         self.leader_hooks = hooks("leader")
+        self.queue_hooks = hooks("deal_queue")
+        self.count_hooks = hooks("exchange_counts")
         self._key = (preset, tuple(sorted((k, tuple(sorted(v.items()))) for k, v in params.items())))
 
     def on(self, rule_id: str) -> bool:

@@ -1,4 +1,5 @@
 """カード交換 (exchange): from the second deal, the low players give their strongest cards to the high ones."""
+from ..state import Pending
 from .base import Param
 
 ID = "exchange"
@@ -22,3 +23,17 @@ def pairs(places, counts):
     if n >= 4 and counts[1]:
         out.append((by_place[n - 1], by_place[2], counts[1]))
     return out
+
+
+def deal_queue(st, queue, params) -> tuple:
+    """The gives at the start of a deal: each lower player's strongest cards first, then the returns."""
+    first, back = [], []
+    for low, high, n in pairs(st.previous_places, st.exchange_counts):
+        first.append(Pending(low, "give", n, ID, to=high, strongest=True))
+        back.append(Pending(high, "give", n, ID, to=low))
+    return queue + tuple(first + back)
+
+
+def exchange_counts(st, places, counts, params) -> tuple:
+    """The cards exchanged in the next deal (N, M)."""
+    return (params["top"], params["second"])

@@ -1,4 +1,6 @@
 """カード要求 (exchange request, gekifugo): the top names ranks instead of receiving the strongest cards."""
+from ..state import Pending
+
 ID = "exchange_request"
 NAME_JA = "カード要求"
 SUMMARY = ("Instead of receiving the last player's strongest cards, the first player names a rank (or JK) with "
@@ -6,3 +8,11 @@ SUMMARY = ("Instead of receiving the last player's strongest cards, the first pl
            "ask for fewer with count, never none). A rank answered 'not held' cannot be named again; naming goes "
            "on until N cards are received.")
 PARAMS: dict = {}
+
+
+def deal_queue(st, queue, params) -> tuple:
+    """The first give of the exchange's queue (the last player's strongest to the first) becomes a request."""
+    if not queue:
+        return queue
+    give = queue[0]
+    return (Pending(give.to, "request", give.count, ID, to=give.seat),) + queue[1:]

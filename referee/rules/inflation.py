@@ -8,7 +8,9 @@ SUMMARY = ("If a deal's final ranking equals the previous deal's exactly, both e
 PARAMS = {"max_top": Param(5, "cap of N", lo=1, hi=8), "max_second": Param(4, "cap of M", lo=1, hi=8)}
 
 
-def next_counts(same_ranking: bool, counts, base, params):
-    if not same_ranking:
-        return tuple(base)
-    return (min(counts[0] + 1, params["max_top"]), min(counts[1] + 1, params["max_second"]))
+def exchange_counts(st, places, counts, params) -> tuple:
+    """The previous deal's counts grown by one when ``places`` repeat its standings, else ``counts`` (the base)."""
+    if not st.previous_places or places != st.previous_places:
+        return counts
+    grown = st.exchange_counts
+    return (min(grown[0] + 1, params["max_top"]), min(grown[1] + 1, params["max_second"]))

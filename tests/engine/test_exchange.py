@@ -160,11 +160,16 @@ def test_the_same_ranking_twice_grows_the_exchange():
 
 
 def test_inflation_resets_on_a_change_and_stops_at_its_caps():
+    from types import SimpleNamespace
+
     from referee.rules import inflation
     params = {"max_top": 5, "max_second": 4}
-    assert inflation.next_counts(False, (4, 3), (2, 1), params) == (2, 1)
-    assert inflation.next_counts(True, (4, 3), (2, 1), params) == (5, 4)
-    assert inflation.next_counts(True, (5, 4), (2, 1), params) == (5, 4)
+    grown, capped = (SimpleNamespace(previous_places=(1, 2, 3, 4), exchange_counts=c) for c in ((4, 3), (5, 4)))
+    assert inflation.exchange_counts(grown, (2, 1, 3, 4), (2, 1), params) == (2, 1)
+    assert inflation.exchange_counts(grown, (1, 2, 3, 4), (2, 1), params) == (5, 4)
+    assert inflation.exchange_counts(capped, (1, 2, 3, 4), (2, 1), params) == (5, 4)
+    first = SimpleNamespace(previous_places=(), exchange_counts=(4, 3))
+    assert inflation.exchange_counts(first, (1, 2, 3, 4), (2, 1), params) == (2, 1)
 
 
 def test_without_inflation_the_same_ranking_keeps_the_counts():
