@@ -89,8 +89,7 @@ def _auto_choice(st, p):
         must, tied, need = strongest_split(hand, p.count, p.reversed)
         if need == 0:
             return must
-        auto_ties = (st.rules.params("exchange") or {}).get("auto_ties") and p.rule == "exchange"
-        if auto_ties or count(tied) == need:
+        if p.rule in st.rules.tie_breakers or count(tied) == need:
             chosen = [c for c in ranked(tied, p.reversed)][:need]
             return must | sum(1 << c for c in chosen)
     return None

@@ -25,6 +25,11 @@ def pairs(places, counts):
     return out
 
 
+def breaks_ties(params) -> bool:
+    """Does the referee choose among equally strong cards of this rule's strongest gives?"""
+    return params["auto_ties"]
+
+
 def deal_queue(st, queue, params) -> tuple:
     """The gives at the start of a deal: each lower player's strongest cards first, then the returns."""
     first, back = [], []
