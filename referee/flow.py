@@ -6,7 +6,7 @@ from __future__ import annotations
 
 
 from .cards import JOKERS_MASK, deck
-from .rules import cut_back, pass_abort
+from .rules import cut_back
 from .state import Pending, replace
 
 
@@ -71,13 +71,13 @@ def advance_after_pass(st, passer, log):
     Under pass_until_flush the passer sits out until the flush, which comes once every active player has
     passed; a pass on an empty field (lead_pass) just moves the turn on. pass_abort counts passes in a row.
     """
-    idle = st.idle + 1
-    params = st.rules.params("pass_abort")
-    if params is not None and pass_abort.reached(idle, params):
-        return abort(replace(st, idle=idle), log)
-    if st.rules.on("pass_until_flush"):
-        return _after_pass_until_flush(replace(st, idle=idle, passed=st.passed | 1 << passer), passer, log)
-    st = replace(st, idle=idle)
+    st = replace(st, idle=st.idle + 1)
+    for module, params in st.rules.pass_hooks:
+        st = module.after_pass(st, log, params)
+        if st.phase == "deal_over":
+            return st
+    if st.rules.passes_sit_out:
+        return _after_pass_until_flush(replace(st, passed=st.passed | 1 << passer), passer, log)
     if st.field is None:
         return replace(st, turn=st.next_active(passer))
     owner = st.field.seat
@@ -107,21 +107,6 @@ def _after_pass_until_flush(st, passer, log):
         if in_turn(st, s):
             return replace(st, turn=s)
     raise AssertionError("no active seat to move to")
-
-
-def abort(st, log):
-    """pass_abort: the deal ends; the unfinished players take the remaining places in a seeded random order."""
-    rest = pass_abort.order(st.active_seats(), st.seed, st.deal, st.seq)
-    free = _free_places(st)
-    players = list(st.players)
-    for seat, place in zip(rest, free):
-        players[seat] = replace(players[seat], place=place)
-    order = tuple(sorted(rest, key=lambda s: players[s].place))
-    log.append({"kind": "abort", "rule": "pass_abort", "passes": st.idle,
-                "places": [{"seat": s, "place": players[s].place} for s in order]})
-    log.append({"kind": "deal_over"})
-    return replace(st, players=tuple(players), finish_order=st.finish_order + order, phase="deal_over", turn=None,
-                   pending=(), after=None, ended_by="pass_abort")
 
 
 def _free_places(st):

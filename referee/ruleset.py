@@ -12,7 +12,8 @@ class Ruleset:
     __slots__ = ("preset", "_params", "shapes", "compare", "min_stairs", "declarations", "jokers", "legality_hooks",
                  "special_hooks", "play_hooks", "finish_hooks", "size_hooks", "on_finish_hooks", "flush_on_finish",
                  "extra_hooks", "decline_hooks", "suits_matter", "trust_hooks", "lead_may_pass", "leader_hooks",
-                 "queue_hooks", "count_hooks", "tie_breakers", "_key")
+                 "queue_hooks", "count_hooks", "tie_breakers", "pass_hooks",
+                 "passes_sit_out", "_key")
 
     def __init__(self, preset: str, params: dict):
         self.preset = preset
@@ -45,6 +46,8 @@ class Ruleset:
         self.leader_hooks = hooks("leader")
         self.queue_hooks = hooks("deal_queue")
         self.count_hooks = hooks("exchange_counts")
+        self.pass_hooks = hooks("after_pass")
+        self.passes_sit_out = any(getattr(m, "PASSES_SIT_OUT", False) for m in on)
         self.tie_breakers = frozenset(m.ID for m, p in hooks("breaks_ties") if m.breaks_ties(p))
         self._key = (preset, tuple(sorted((k, tuple(sorted(v.items()))) for k, v in params.items())))
 

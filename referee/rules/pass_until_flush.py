@@ -6,7 +6,4 @@ SUMMARY = ("A player who passes is skipped until the field flushes. The turn doe
            "since the last flush (a play resets nobody's pass); the last player who played leads, or the next "
            "active player if it has finished.")
 PARAMS: dict = {}
-
-
-def seats(mask: int) -> list[int]:
-    return [s for s in range(mask.bit_length()) if mask >> s & 1]
+PASSES_SIT_OUT = True  # read by Ruleset.passes_sit_out
