@@ -141,15 +141,15 @@ def judge(st, mv):
         seats = {p.seat for p in window(st)}
         if mv.seat not in seats:
             return Rejection("pending_decision", f"waiting for the cut-back window: "
-                             f"{'; '.join(describe(p) for p in window(st))}", "cut_back")
+                             f"{'; '.join(describe(p) for p in window(st))}", head.rule)
         if mv.action == "pass":
             return None
         if mv.action != "cut_back":
-            return Rejection("pending_decision", describe(head), "cut_back")
+            return Rejection("pending_decision", describe(head), head.rule)
         jokers = mv.cards & JOKERS_MASK
         if mv.cards != jokers or count(jokers) != head.count:
             return Rejection("wrong_count", f"a cut back is exactly {head.count} joker(s), as many as the cutting "
-                             "play had cards (cut_back)", "cut_back")
+                             f"play had cards ({head.rule})", head.rule)
         missing = st.unheld(mv.seat, mv.cards)
         return not_held(st, mv.seat, missing) if missing else None
     if mv.seat != head.seat:
@@ -208,9 +208,9 @@ def apply(st, mv, log):
         return replace(st, pending=((replace(ask, count=rest),) if rest else ()) + queue)
     if head.action == "cut_back":
         if mv.action == "pass":
-            log.append({"kind": "decline", "seat": mv.seat, "rule": "cut_back"})
+            log.append({"kind": "decline", "seat": mv.seat, "rule": head.rule})
             return replace(st, pending=tuple(p for p in st.pending if p.seat != mv.seat))
-        return _cut_back(st, mv, log)
+        return _cut_back(st, mv, head.rule, log)
     if head.action in ("give", "discard"):
         return _move_cards(st, head, mv.cards, log)
     if head.action == "take":
@@ -252,17 +252,17 @@ def _request(st, head, mv, log):
     return replace(st, pending=(give,) + queue)
 
 
-def _cut_back(st, mv, log):
+def _cut_back(st, mv, rule, log):
     reading = readings(mv.cards, frozenset())[0]
     st = st.without(mv.seat, mv.cards)
     beneath = st.beneath | (st.field.reading.mask if st.field else 0)
-    log.append({"kind": "cut_back", "seat": mv.seat, "cards": codes(mv.cards), "rule": "cut_back"})
+    log.append({"kind": "cut_back", "seat": mv.seat, "cards": codes(mv.cards), "rule": rule})
     went_out = ()
     if st.left(mv.seat) == 0:
         why = None
-        ctx = PlayContext(st, mv.seat, reading, None, st.reversed, frozenset(), frozenset(), "cut_back", 0)
+        ctx = PlayContext(st, mv.seat, reading, None, st.reversed, frozenset(), frozenset(), rule, 0)
         for module, params in st.rules.finish_hooks:
             why = why or module.finish_verdict(ctx, (), params)
         went_out = ((mv.seat, why),)
     return replace(st, field=Field(reading, mv.seat), beneath=beneath, pending=(),
-                   after=After(mv.seat, cut="cut_back", went_out=st.after.went_out + went_out))
+                   after=After(mv.seat, cut=rule, went_out=st.after.went_out + went_out))

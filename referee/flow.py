@@ -4,10 +4,7 @@ Every function takes a State and returns a new one; ``log`` collects what happen
 """
 from __future__ import annotations
 
-
-from .cards import JOKERS_MASK, deck
-from .rules import cut_back
-from .state import Pending, replace
+from .state import replace
 
 
 def flush(st, log):
@@ -178,20 +175,16 @@ def resolve(st, log):
     return advance_after_play(st, a.seat, a.skip, log)
 
 
-def open_cut_back_window(st):
-    """Right after a cut, every other active seat may cut back (切り返し); ``turn`` names the seat that leads
-    if nobody does (it may lead at once, closing the window)."""
-    a = st.after
-    n = a.cards or (st.field.reading.n if st.field else 0)
-    played = st.beneath | st.discard | (st.field.reading.mask if st.field else 0)
-    unplayed = (JOKERS_MASK & deck(st.rules.jokers) & ~played).bit_count()
-    seats = cut_back.offered_to({s: st.left(s) for s in st.active_seats()}, a.seat, n, unplayed)
-    st = replace(st, after=replace(a, window_done=True))
-    if not seats:
+def open_window(st):
+    """Right after a cut the ``on_cut`` hooks may offer seats a decision (cut back, 切り返し); ``turn`` names the
+    seat that leads if nobody takes it (it may lead at once, closing the window)."""
+    window = tuple(p for module, params in st.rules.cut_hooks for p in module.on_cut(st, params))
+    st = replace(st, after=replace(st.after, window_done=True))
+    if not window:
         return st
     after = resolve(st, [])
     leader = after.turn if after.phase == "play" and not after.pending else None
-    return replace(st, turn=leader, pending=tuple(Pending(s, "cut_back", n, cut_back.ID) for s in seats))
+    return replace(st, turn=leader, pending=window)
 
 
 def proceed(st, log, normalize, start_play):
@@ -204,8 +197,8 @@ def proceed(st, log, normalize, start_play):
     a = st.after
     if a is None:
         return st
-    if a.cut and not a.window_done and st.rules.on("cut_back") and cut_back.opens_window(a.cut):
-        st = open_cut_back_window(st)
+    if a.cut and not a.window_done and st.rules.cut_hooks:
+        st = open_window(st)
         if st.pending:
             return st
     return resolve(st, log)

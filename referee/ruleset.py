@@ -1,6 +1,8 @@
 """A ruleset: a preset plus per-rule overrides, validated, with the lookups the engine needs precomputed."""
 from __future__ import annotations
 
+from functools import cache
+
 from .errors import InputError
 from .presets import PRESETS
 from .rules import DECLARABLE, MODULES, RULES, SHAPES
@@ -8,12 +10,17 @@ from .rules import DECLARABLE, MODULES, RULES, SHAPES
 MAX_PLAYERS = 8  # seats a game may have (2 to 8)
 
 
+@cache
+def _flagged(flag: str) -> frozenset:
+    return frozenset(m.ID for m in MODULES if getattr(m, flag, False))
+
+
 class Ruleset:
     __slots__ = ("preset", "_params", "shapes", "compare", "min_stairs", "declarations", "jokers", "legality_hooks",
                  "special_hooks", "play_hooks", "finish_hooks", "size_hooks", "on_finish_hooks", "flush_on_finish",
                  "extra_hooks", "decline_hooks", "suits_matter", "trust_hooks", "lead_may_pass", "leader_hooks",
                  "queue_hooks", "count_hooks", "tie_breakers", "pass_hooks",
-                 "passes_sit_out", "_key")
+                 "passes_sit_out", "cut_hooks", "_key")
 
     def __init__(self, preset: str, params: dict):
         self.preset = preset
@@ -47,9 +54,15 @@ class Ruleset:
         self.queue_hooks = hooks("deal_queue")
         self.count_hooks = hooks("exchange_counts")
         self.pass_hooks = hooks("after_pass")
+        self.cut_hooks = hooks("on_cut")
         self.passes_sit_out = any(getattr(m, "PASSES_SIT_OUT", False) for m in on)
         self.tie_breakers = frozenset(m.ID for m, p in hooks("breaks_ties") if m.breaks_ties(p))
         self._key = (preset, tuple(sorted((k, tuple(sorted(v.items()))) for k, v in params.items())))
+
+    @staticmethod
+    def flagged(flag: str) -> frozenset:
+        """The ids of the rules whose module sets ``flag``: how one rule refers to others without naming them."""
+        return _flagged(flag)
 
     def on(self, rule_id: str) -> bool:
         return rule_id in self._params

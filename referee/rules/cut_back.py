@@ -6,6 +6,9 @@ tells who holds jokers; the seat that leads after the cut (the cutter, or the ne
 went out) may lead at once, which closes the window, as at a real table where 切り返し must be shouted before
 the cutter's lead.
 """
+from ..cards import JOKERS_MASK, deck
+from ..state import Pending
+
 ID = "cut_back"
 NAME_JA = "切り返し"
 SUMMARY = ("Right after a cut (8-cut, 6-cut, sandstorm), any other active player may play as many jokers as the "
@@ -13,11 +16,20 @@ SUMMARY = ("Right after a cut (8-cut, 6-cut, sandstorm), any other active player
            "is offered to every active seat but the cutter (pass declines); the next leader's lead closes it.")
 PARAMS: dict = {}
 DECLARABLE = True
-TRIGGERS = ("eight_cut", "six_cut", "sandstorm", ID)
+OPENS_CUT_BACK = True  # a cut back can be cut back in turn (as can the cuts of rules setting this flag)
 
 
-def opens_window(cut_rule: str) -> bool:
-    return cut_rule in TRIGGERS
+def on_cut(st, params) -> tuple:
+    """The window after a cut by a rule with ``OPENS_CUT_BACK``: a cut back offered to every seat that public
+    facts do not rule out."""
+    a = st.after
+    if a.cut not in st.rules.flagged("OPENS_CUT_BACK"):
+        return ()
+    n = a.cards or (st.field.reading.n if st.field else 0)
+    played = st.beneath | st.discard | (st.field.reading.mask if st.field else 0)
+    unplayed = (JOKERS_MASK & deck(st.rules.jokers) & ~played).bit_count()
+    seats = offered_to({s: st.left(s) for s in st.active_seats()}, a.seat, n, unplayed)
+    return tuple(Pending(s, ID, n, ID) for s in seats)
 
 
 def offered_to(cards_left: dict[int, int], cutter: int, n: int, jokers_unplayed: int) -> list[int]:

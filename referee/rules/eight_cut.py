@@ -7,6 +7,8 @@ NAME_JA = "8切り"
 SUMMARY = "Any play containing an 8 (stairs through 8 too) flushes the field and its player leads again."
 PARAMS = {"normal_only": Param(False, "only while the order is normal (nanko)")}
 DECLARABLE = True
+OPENS_CUT_BACK = True  # its cut can be cut back (cut_back)
+RANK_CUT = True  # it cuts for a rank the play holds (forbidden_finish.cut)
 EIGHT = 5
 
 

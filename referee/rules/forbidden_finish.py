@@ -18,8 +18,9 @@ EIGHT = 5
 def finish_verdict(ctx, effects, params) -> str | None:
     """The reason the finishing play is forbidden, or None."""
     r = ctx.reading
-    if params["sandstorm_exempt"] and ctx.special == "sandstorm" or (
-            params["sandstorm_exempt"] and any(isinstance(e, Cut) and e.rule == "sandstorm" for e in effects)):
+    flagged = ctx.state.rules.flagged
+    if params["sandstorm_exempt"] and (ctx.special in flagged("FINISH_EXEMPT") or any(
+            isinstance(e, Cut) and e.rule in flagged("FINISH_EXEMPT") for e in effects)):
         return None
     if params["joker"] and r.has_joker:
         return "went out with a joker"
@@ -28,6 +29,6 @@ def finish_verdict(ctx, effects, params) -> str | None:
         return f"went out with the strongest rank ({'3' if ctx.reversed else '2'})"
     if params["eight"] and r.has_rank(EIGHT):
         return "went out with an 8"
-    if params["cut"] and any(isinstance(e, Cut) and e.rule in ("eight_cut", "six_cut") for e in effects):
+    if params["cut"] and any(isinstance(e, Cut) and e.rule in flagged("RANK_CUT") for e in effects):
         return "went out with a play that cuts"
     return None

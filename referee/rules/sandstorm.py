@@ -6,6 +6,8 @@ NAME_JA = "砂嵐 (3枚返し)"
 SUMMARY = "Exactly three 3s without jokers can be played on any field; the field flushes and the player leads."
 PARAMS: dict = {}
 DECLARABLE = True
+OPENS_CUT_BACK = True  # its cut can be cut back (cut_back)
+FINISH_EXEMPT = True  # forbidden_finish.sandstorm_exempt: going out with it is never forbidden
 THREE = 0
 
 

@@ -6,6 +6,8 @@ NAME_JA = "6切り"
 SUMMARY = "In reversed order only (tested before the play's own effects), a play containing a 6 flushes the field."
 PARAMS: dict = {}
 DECLARABLE = True
+OPENS_CUT_BACK = True  # its cut can be cut back (cut_back)
+RANK_CUT = True  # it cuts for a rank the play holds (forbidden_finish.cut)
 SIX = 3
 
 
