@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from .errors import InputError
-from .presets import PRESETS
+from .presets import PRESETS, TITLES
 from .rules import DECLARABLE, MODULES, RULES, SHAPES
 
 MAX_PLAYERS = 8  # seats a game may have (2 to 8)
+# Ruleset values that rules' ``settings`` hooks may set: how sequences compare, their fewest cards, the jokers.
+SETTINGS: dict[str, Any] = {"compare": "shift", "min_stairs": 3, "jokers": 0}
 
 
 @cache
@@ -20,23 +23,28 @@ class Ruleset:
                  "special_hooks", "play_hooks", "finish_hooks", "size_hooks", "on_finish_hooks", "flush_on_finish",
                  "extra_hooks", "decline_hooks", "suits_matter", "trust_hooks", "lead_may_pass", "leader_hooks",
                  "queue_hooks", "count_hooks", "tie_breakers", "pass_hooks",
-                 "passes_sit_out", "cut_hooks", "_key")
+                 "passes_sit_out", "cut_hooks", "field_shapes",
+                 "titles", "_key")
 
     def __init__(self, preset: str, params: dict):
         self.preset = preset
         self._params = params
-        self.shapes = frozenset(s for s in SHAPES if s in params)
-        stairs = params.get("stairs") or {"compare": "shift", "min_length": 3}
-        self.compare = stairs["compare"]
-        self.min_stairs = stairs["min_length"]
-        self.declarations = "declarations_required" in params
-        self.jokers = params["jokers"]["count"] if "jokers" in params else 0
         on = [m for m in MODULES if m.ID in params]
 
         def hooks(name: str) -> tuple:
             """(module, params) of every rule switched on that defines hook ``name``, in registry order."""
             return tuple((m, params[m.ID]) for m in on if hasattr(m, name))
 
+        settings = dict(SETTINGS)
+        for m, p in hooks("settings"):
+            settings.update(m.settings(p))
+        self.compare, self.min_stairs, self.jokers = settings["compare"], settings["min_stairs"], settings["jokers"]
+        self.declarations = any(getattr(m, "DECLARATIONS_REQUIRED", False) for m in on)
+        self.shapes = frozenset(s for s in SHAPES if s in params)
+        self.field_shapes = (self.shapes, self.min_stairs)
+        for m, p in hooks("field_shapes"):
+            self.field_shapes = m.field_shapes(*self.field_shapes, p)
+        self.titles = next((m.TITLES for m in on if hasattr(m, "TITLES")), TITLES.get(preset))
         self.legality_hooks = hooks("legality")
         self.special_hooks = hooks("special_play")
         self.play_hooks = hooks("after_play")

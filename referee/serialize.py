@@ -11,11 +11,8 @@ from .ruleset import MAX_PLAYERS, ruleset_from_json
 from .shapes import matches_as, readings
 from .state import After, Field, Pending, Player, State
 
-TITLES_GEKI = ("檄富豪", "檄貧民")
-
-
-def titles(n: int, geki: bool) -> list[str]:
-    top, bottom = TITLES_GEKI if geki else ("大富豪", "大貧民")
+def titles(n: int, top_bottom) -> list[str]:
+    top, bottom = top_bottom or ("大富豪", "大貧民")
     if n == 2:
         return [top, bottom]
     if n == 3:
@@ -26,7 +23,7 @@ def titles(n: int, geki: bool) -> list[str]:
 
 
 def _title(st, seat):
-    names = titles(len(st.players), st.rules.on("capital_fall") or st.rules.preset == "gekifugo")
+    names = titles(len(st.players), st.rules.titles)
     place = st.players[seat].place
     if place is None and st.previous_places:
         place = st.previous_places[seat]
@@ -95,9 +92,7 @@ def _field_from_json(obj, rules):
     """The field as the ruleset can make it (an attach revolution makes 4-card stairs whatever the stairs rule)."""
     mask = parse_many(obj["cards"])
     as_map = _as_map(obj.get("as") or {}, mask)
-    shapes, min_stairs = rules.shapes, rules.min_stairs
-    if rules.on("attach_revolution"):
-        shapes, min_stairs = shapes | {"stairs"}, min(min_stairs, 4)
+    shapes, min_stairs = rules.field_shapes
     for r in readings(mask, frozenset(shapes), min_stairs):
         if r.shape == obj["shape"] and matches_as(r, as_map):
             return Field(r, int(obj["seat"]))

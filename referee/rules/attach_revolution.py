@@ -14,6 +14,11 @@ DECLARABLE = True
 JOINS_FIELD = True  # the played cards and the field's become one 4-card field
 
 
+def field_shapes(shapes, min_stairs: int, params) -> tuple:
+    """A field it made may be 4-card stairs whatever the stairs rule says."""
+    return shapes | {"stairs"}, min(min_stairs, 4)
+
+
 def candidate_sizes(field, params) -> tuple:
     """Sizes this special play may have on ``field`` whether or not it beats it."""
     return (4 - field.n,) if field.n <= 3 else ()

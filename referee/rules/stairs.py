@@ -9,3 +9,7 @@ PARAMS = {"min_length": Param(3, "fewest cards in a stairs", lo=3, hi=13),
                            "above: new weakest beats old strongest (UECda)", choices=("shift", "above"))}
 DECLARABLE = True
 SHAPE = True
+
+
+def settings(params) -> dict:
+    return {"compare": params["compare"], "min_stairs": params["min_length"]}
