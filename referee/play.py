@@ -77,10 +77,8 @@ def _effects(ctx):
 
 def _forms_lock(ctx) -> bool:
     """Does this reading lock the suits (RULES.md §10.9: among equally strong readings, the one that locks)?"""
-    rs = ctx.state.rules
-    for rule_id in ("suit_lock", "partial_suit_lock"):
-        params = rs.params(rule_id)
-        if params is not None and any(isinstance(e, Lock) for e in RULES[rule_id].after_play(ctx, params)):
+    for module, params in ctx.state.rules.suit_hooks:
+        if any(isinstance(e, Lock) for e in module.after_play(ctx, params)):
             return True
     return False
 

@@ -24,7 +24,7 @@ class Ruleset:
                  "extra_hooks", "decline_hooks", "suits_matter", "trust_hooks", "lead_may_pass", "leader_hooks",
                  "queue_hooks", "count_hooks", "tie_breakers", "pass_hooks",
                  "passes_sit_out", "cut_hooks", "field_shapes",
-                 "titles", "_key")
+                 "titles", "suit_hooks", "_key")
 
     def __init__(self, preset: str, params: dict):
         self.preset = preset
@@ -56,6 +56,7 @@ class Ruleset:
         self.decline_hooks = tuple((m, params[m.ID]) for m in on
                                    if hasattr(m, "declines") and m.declinable(params[m.ID]))
         self.suits_matter = any(getattr(m, "SUITS_MATTER", False) for m in on)
+        self.suit_hooks = tuple((m, p) for m, p in self.play_hooks if getattr(m, "SUITS_MATTER", False))  # locks
         self.trust_hooks = hooks("taken_on_trust")
         self.lead_may_pass = any(getattr(m, "LEAD_MAY_PASS", False) for m in on)
         self.leader_hooks = hooks("leader")
