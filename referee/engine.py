@@ -168,7 +168,7 @@ def apply(st, move):
     mv, rejected, st_at, new, log, plan = _change(st, move)
     if rejected is not None:
         return rejected, st, []
-    extra = [x["rule"] for x in log if x.get("kind") in ("finish", "capital_fall", "gekokujo") and x.get("rule")]
+    extra = [x["rule"] for x in log if x.get("rule") and (x.get("kind") == "finish" or x["rule"] in st.rules.finishers)]
     message, effects = _summary(mv.seat, mv, plan, extra)
     verdict = Verdict(True, None, message, effects, plan.ctx.reading.as_map() if plan else {},
                       plan.void if plan else (), unchecked=_unchecked(st_at, mv))

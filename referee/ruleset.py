@@ -24,7 +24,7 @@ class Ruleset:
                  "extra_hooks", "decline_hooks", "suits_matter", "trust_hooks", "lead_may_pass", "leader_hooks",
                  "queue_hooks", "count_hooks", "tie_breakers", "pass_hooks",
                  "passes_sit_out", "cut_hooks", "field_shapes",
-                 "titles", "suit_hooks", "_key")
+                 "titles", "suit_hooks", "finishers", "_key")
 
     def __init__(self, preset: str, params: dict):
         self.preset = preset
@@ -51,6 +51,7 @@ class Ruleset:
         self.finish_hooks = hooks("finish_verdict")
         self.size_hooks = hooks("candidate_sizes")
         self.on_finish_hooks = tuple(sorted(hooks("on_finish"), key=lambda mp: getattr(mp[0], "ON_FINISH_ORDER", 0)))
+        self.finishers = frozenset(m.ID for m, _ in self.on_finish_hooks)  # their events are the play's effects
         self.flush_on_finish = any(getattr(m, "FLUSHES_ON_FINISH", False) for m in on)
         self.extra_hooks = hooks("extra_candidates")
         self.decline_hooks = tuple((m, params[m.ID]) for m in on
