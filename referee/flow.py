@@ -164,7 +164,7 @@ def resolve(st, log):
         if st.phase == "deal_over" or not st.active(seat):
             continue
         st = finish(st, seat, forbidden, log)
-        if st.rules.flush_on_finish and not flushed:
+        if st.rules.flushes_on_finish and not flushed:
             st = flush(st, log)
             flushed = True
     st = finish_empty_hands(st, a.seat, log)

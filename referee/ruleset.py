@@ -20,7 +20,7 @@ def _flagged(flag: str) -> frozenset:
 
 class Ruleset:
     __slots__ = ("preset", "_params", "shapes", "compare", "min_stairs", "declarations", "jokers", "legality_hooks",
-                 "special_hooks", "play_hooks", "finish_hooks", "size_hooks", "on_finish_hooks", "flush_on_finish",
+                 "special_hooks", "play_hooks", "finish_hooks", "size_hooks", "on_finish_hooks", "flushes_on_finish",
                  "extra_hooks", "decline_hooks", "suits_matter", "trust_hooks", "lead_may_pass", "leader_hooks",
                  "queue_hooks", "count_hooks", "tie_breakers", "pass_hooks",
                  "passes_sit_out", "cut_hooks", "field_shapes",
@@ -52,7 +52,7 @@ class Ruleset:
         self.size_hooks = hooks("candidate_sizes")
         self.on_finish_hooks = tuple(sorted(hooks("on_finish"), key=lambda mp: getattr(mp[0], "ON_FINISH_ORDER", 0)))
         self.finishers = frozenset(m.ID for m, _ in self.on_finish_hooks)  # their events are the play's effects
-        self.flush_on_finish = any(getattr(m, "FLUSHES_ON_FINISH", False) for m in on)
+        self.flushes_on_finish = any(getattr(m, "FLUSHES_ON_FINISH", False) for m in on)
         self.extra_hooks = hooks("extra_candidates")
         self.decline_hooks = tuple((m, params[m.ID]) for m in on
                                    if hasattr(m, "declines") and m.declinable(params[m.ID]))

@@ -3,4 +3,4 @@ ID = "flush_on_finish"
 NAME_JA = "あがり札は流れる"
 SUMMARY = "When a play empties its player's hand, the field is flushed and the next active player leads."
 PARAMS: dict = {}
-FLUSHES_ON_FINISH = True  # read by Ruleset.flush_on_finish
+FLUSHES_ON_FINISH = True  # read by Ruleset.flushes_on_finish
