@@ -2,111 +2,22 @@
 from __future__ import annotations
 
 import copy
+from typing import Any
 
-from .cards import cards_of, code, codes, count, deck, parse_many, parse_suits, suit_names, RANKS
-from .engine import actors
+from .cards import cards_of, code, codes, count, deck
 from .errors import InputError
-from .moves import _as_map
 from .ruleset import MAX_PLAYERS, ruleset_from_json
-from .shapes import matches_as, readings
-from .state import After, Field, Pending, Player, State
-
-def titles(n: int, top_bottom) -> list[str]:
-    top, bottom = top_bottom or ("大富豪", "大貧民")
-    if n == 2:
-        return [top, bottom]
-    if n == 3:
-        return [top, "平民", bottom]
-    if n == 4:
-        return [top, "富豪", "貧民", bottom]
-    return [top, "富豪"] + ["平民"] * (n - 4) + ["貧民", bottom]
-
-
-def _title(st, seat):
-    names = titles(len(st.players), st.rules.titles)
-    place = st.players[seat].place
-    if place is None and st.previous_places:
-        place = st.previous_places[seat]
-    return names[place - 1] if place else None
-
-
-def _pending_json(p: Pending) -> dict:
-    out = {"seat": p.seat, "action": p.action, "count": p.count, "rule": p.rule}
-    if p.to is not None:
-        out["to" if p.action == "give" else "from"] = p.to
-    if p.rank is not None:
-        out["rank"] = "JK" if p.rank == 13 else RANKS[p.rank]
-    if p.strongest:
-        out["strongest"] = True
-        out["order"] = "reversed" if p.reversed else "normal"
-    if p.banned:
-        out["not_held"] = ["JK" if r == 13 else RANKS[r] for r in p.banned]
-    if p.upto:
-        out["upto"] = True
-    return out
+from .state import State
+from .state_fields import FIELDS, REQUIRED
 
 
 def state_to_json(st: State, viewer=None) -> dict:
     """The table's view (``viewer=None``) or a seat's: other hands are null there."""
-    field = None
-    if st.field is not None:
-        r = st.field.reading
-        field = {"cards": codes(r.mask), "shape": r.shape, "seat": st.field.seat, "as": r.as_map(),
-                 "beneath": codes(st.beneath)}
-    a = st.after
-    return {
-        "seq": st.seq, "deal": st.deal, "phase": st.phase, "turn": st.turn, "actors": actors(st),
-        "direction": st.direction,
-        "order": st.order, "revolution": st.revolution, "jack_back": st.jack_back, "field": field,
-        "locks": {"suits": suit_names(st.lock_suits), "kind": st.lock_kind, "rank": st.rank_lock},
-        "pending": [_pending_json(p) for p in st.pending],
-        "players": [{"seat": p.seat, "name": p.name,
-                     "hand": codes(p.hand) if viewer is None or viewer == p.seat else None,
-                     "hand_count": p.left, "unknown": p.unknown, "place": p.place, "title": _title(st, p.seat)}
-                    for p in st.players],
-        "finish_order": list(st.finish_order),
-        "discard_pile": codes(st.discard),
-        "out_of_play": codes(st.out_of_play) if viewer is None else count(st.out_of_play),
-        "revolution_min": st.revolution_min,
-        "trick_plays": st.trick_plays,
-        "trick_reversed": st.trick_reversed,
-        "first_play": st.first_play,
-        "dealer": st.dealer,
-        "previous_places": list(st.previous_places),
-        "exchange_counts": list(st.exchange_counts),
-        "days": st.days,
-        "ended_by": st.ended_by,
-        "after": None if a is None else {"seat": a.seat, "cut": a.cut, "skip": a.skip,
-                                         "went_out": [list(w) for w in a.went_out], "window_done": a.window_done,
-                                         "cards": a.cards},
-        "seed": st.seed if viewer is None else None,
-        "table": st.table,
-        "hidden_discards": st.hidden_discards,
-        "passed": [s for s in range(len(st.players)) if st.passed >> s & 1],
-        "idle_turns": st.idle,
-        **st.rules.to_json(),
-    }
+    return {key: encode(st, viewer) for key, encode in _WRITE}
 
 
-def _field_from_json(obj, rules):
-    """The field as the ruleset can make it (an attach revolution makes 4-card stairs whatever the stairs rule)."""
-    mask = parse_many(obj["cards"])
-    as_map = _as_map(obj.get("as") or {}, mask)
-    shapes, min_stairs = rules.field_shapes
-    for r in readings(mask, frozenset(shapes), min_stairs):
-        if r.shape == obj["shape"] and matches_as(r, as_map):
-            return Field(r, int(obj["seat"]))
-    raise InputError("bad_state", f"field {obj['cards']} cannot be read as {obj['shape']}")
-
-
-def _pending_from_json(p):
-    rank = p.get("rank")
-    to = p.get("to", p.get("from"))
-    return Pending(int(p["seat"]), p["action"], int(p["count"]), p["rule"], to=to,
-                   rank=None if rank is None else (13 if rank == "JK" else RANKS.index(rank)),
-                   strongest=bool(p.get("strongest")), reversed=p.get("order") == "reversed",
-                   banned=tuple(13 if r == "JK" else RANKS.index(r) for r in p.get("not_held", [])),
-                   upto=bool(p.get("upto")))
+_WRITE = tuple((k.key, k.encode) for k in FIELDS)
+_READ = tuple((k.key, k.names, k.decode, k.default) for k in FIELDS if k.decode is not None)
 
 
 def _places_of_cards(st: State):
@@ -181,37 +92,10 @@ def state_from_json(obj) -> State:
         raise InputError("bad_state", "state must be an object as GET /v1/games/{id} returns to the table")
     try:
         rules = ruleset_from_json(obj)
-        players = []
-        for p in obj["players"]:
-            if p.get("hand") is None:
-                raise InputError("bad_state", "the state must show every hand (the table's view), "
-                                 f"but seat {p.get('seat')}'s hand is hidden")
-            players.append(Player(int(p["seat"]), str(p["name"]), parse_many(p["hand"]), p.get("place"),
-                                  int(p.get("unknown", 0))))
-        a = obj.get("after")
-        after = None if a is None else After(a["seat"], a.get("cut"), a.get("skip", 0),
-                                            tuple((w[0], w[1]) for w in a.get("went_out", [])),
-                                            a.get("window_done", False), int(a.get("cards", 0)))
-        locks = obj.get("locks") or {}
-        field = _field_from_json(obj["field"], rules) if obj.get("field") else None
-        out = obj.get("out_of_play", [])
-        return _consistent(State(
-            rules=rules, players=tuple(players), seq=int(obj["seq"]), deal=int(obj["deal"]), phase=obj["phase"],
-            turn=obj.get("turn"), direction=int(obj["direction"]), revolution=bool(obj["revolution"]),
-            jack_back=bool(obj["jack_back"]), field=field,
-            beneath=parse_many(obj["field"].get("beneath", [])) if obj.get("field") else 0,
-            lock_suits=parse_suits(locks.get("suits", [])), lock_kind=locks.get("kind"),
-            rank_lock=bool(locks.get("rank")), trick_plays=int(obj.get("trick_plays", 0)),
-            trick_reversed=bool(obj.get("trick_reversed")), revolution_min=int(obj.get("revolution_min", 0)),
-            pending=tuple(_pending_from_json(p) for p in obj.get("pending", [])), after=after,
-            finish_order=tuple(obj.get("finish_order", [])), discard=parse_many(obj.get("discard_pile", [])),
-            out_of_play=parse_many(out) if isinstance(out, list) else 0,
-            first_play=bool(obj.get("first_play", False)), dealer=int(obj.get("dealer", 0)), seed=obj.get("seed"),
-            previous_places=tuple(obj.get("previous_places", [])),
-            exchange_counts=tuple(obj.get("exchange_counts", (2, 1))), days=int(obj.get("days", 0)),
-            ended_by=obj.get("ended_by"), table=bool(obj.get("table")),
-            hidden_discards=int(obj.get("hidden_discards", 0)),
-            passed=sum(1 << int(s) for s in obj.get("passed", [])), idle=int(obj.get("idle_turns", 0))))
+        fields: dict[str, Any] = {}
+        for key, names, decode, default in _READ:
+            fields.update(zip(names, decode(obj[key] if default is REQUIRED else obj.get(key, default), rules)))
+        return _consistent(State(rules=rules, **fields))
     except InputError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as e:

@@ -1,0 +1,203 @@
+"""The state JSON as one field table: every key ``state_to_json`` writes, how it is written and how it is read back.
+
+A ``Key`` names the JSON key and the State field(s) it holds; ``encode(state, viewer)`` writes its value (a seat's
+view hides what the seat may not see), ``decode(value, rules)`` reads it back as State fields, from ``default``
+when the key is absent (``REQUIRED``: it must be there). A key without ``decode`` is derived from the others
+(actors, order, titles) or read before the table (the ruleset: every decoder may need it).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from operator import attrgetter
+from typing import Any, Callable
+
+from .cards import RANKS, codes, count, parse_many, parse_suits, suit_names
+from .engine import actors
+from .errors import InputError
+from .moves import _as_map
+from .shapes import matches_as, readings
+from .state import After, Field, Pending, Player
+
+REQUIRED = object()
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    key: str                                    # the JSON key
+    names: tuple                                # the State fields it holds (none: derived)
+    encode: Callable[[Any, Any], Any]           # (state, viewer) -> JSON value
+    decode: Callable[[Any, Any], tuple] | None  # (JSON value, ruleset) -> the values of ``names``
+    default: Any = None                         # the JSON value of an absent key, or REQUIRED
+
+
+def _same(value):
+    return value
+
+
+def plain(key: str, name: str | None = None, write=_same, read=_same, default=REQUIRED) -> Key:
+    """A key holding one State field (of the key's name unless ``name``), written and read by a conversion."""
+    name = name or key
+    get = attrgetter(name)
+    encode = (lambda st, viewer: get(st)) if write is _same else (lambda st, viewer: write(get(st)))
+    decode = (lambda value, rules: (value,)) if read is _same else (lambda value, rules: (read(value),))
+    return Key(key, (name,), encode, decode, default)
+
+
+def derived(key: str, encode) -> Key:
+    return Key(key, (), encode, None)
+
+
+def titles(n: int, top_bottom) -> list[str]:
+    top, bottom = top_bottom or ("大富豪", "大貧民")
+    if n == 2:
+        return [top, bottom]
+    if n == 3:
+        return [top, "平民", bottom]
+    if n == 4:
+        return [top, "富豪", "貧民", bottom]
+    return [top, "富豪"] + ["平民"] * (n - 4) + ["貧民", bottom]
+
+
+def _title(st, seat):
+    names = titles(len(st.players), st.rules.titles)
+    place = st.players[seat].place
+    if place is None and st.previous_places:
+        place = st.previous_places[seat]
+    return names[place - 1] if place else None
+
+
+def _rank_code(rank: int) -> str:
+    return "JK" if rank == 13 else RANKS[rank]
+
+
+def _rank_of(code: str) -> int:
+    return 13 if code == "JK" else RANKS.index(code)
+
+
+def _players_json(st, viewer) -> list:
+    return [{"seat": p.seat, "name": p.name, "hand": codes(p.hand) if viewer is None or viewer == p.seat else None,
+             "hand_count": p.left, "unknown": p.unknown, "place": p.place, "title": _title(st, p.seat)}
+            for p in st.players]
+
+
+def _players_from_json(value, rules) -> tuple:
+    players = []
+    for p in value:
+        if p.get("hand") is None:
+            raise InputError("bad_state", "the state must show every hand (the table's view), "
+                             f"but seat {p.get('seat')}'s hand is hidden")
+        players.append(Player(int(p["seat"]), str(p["name"]), parse_many(p["hand"]), p.get("place"),
+                              int(p.get("unknown", 0))))
+    return (tuple(players),)
+
+
+def _field_json(st, viewer):
+    if st.field is None:
+        return None
+    r = st.field.reading
+    return {"cards": codes(r.mask), "shape": r.shape, "seat": st.field.seat, "as": r.as_map(),
+            "beneath": codes(st.beneath)}
+
+
+def _field_from_json(obj, rules) -> tuple:
+    """The field as the ruleset can make it (an attach revolution makes 4-card stairs whatever the stairs rule),
+    and the cards beaten beneath it."""
+    if not obj:
+        return None, 0
+    mask = parse_many(obj["cards"])
+    as_map = _as_map(obj.get("as") or {}, mask)
+    shapes, min_stairs = rules.field_shapes
+    for r in readings(mask, frozenset(shapes), min_stairs):
+        if r.shape == obj["shape"] and matches_as(r, as_map):
+            return Field(r, int(obj["seat"])), parse_many(obj.get("beneath", []))
+    raise InputError("bad_state", f"field {obj['cards']} cannot be read as {obj['shape']}")
+
+
+def _locks_from_json(value, rules) -> tuple:
+    locks = value or {}
+    return parse_suits(locks.get("suits", [])), locks.get("kind"), bool(locks.get("rank"))
+
+
+def _pending_json(p: Pending) -> dict:
+    out = {"seat": p.seat, "action": p.action, "count": p.count, "rule": p.rule}
+    if p.to is not None:
+        out["to" if p.action == "give" else "from"] = p.to
+    if p.rank is not None:
+        out["rank"] = _rank_code(p.rank)
+    if p.strongest:
+        out["strongest"] = True
+        out["order"] = "reversed" if p.reversed else "normal"
+    if p.banned:
+        out["not_held"] = [_rank_code(r) for r in p.banned]
+    if p.upto:
+        out["upto"] = True
+    return out
+
+
+def _pending_from_json(p) -> Pending:
+    rank = p.get("rank")
+    return Pending(int(p["seat"]), p["action"], int(p["count"]), p["rule"], to=p.get("to", p.get("from")),
+                   rank=None if rank is None else _rank_of(rank), strongest=bool(p.get("strongest")),
+                   reversed=p.get("order") == "reversed", banned=tuple(_rank_of(r) for r in p.get("not_held", [])),
+                   upto=bool(p.get("upto")))
+
+
+def _after_json(a):
+    return None if a is None else {"seat": a.seat, "cut": a.cut, "skip": a.skip,
+                                   "went_out": [list(w) for w in a.went_out], "window_done": a.window_done,
+                                   "cards": a.cards}
+
+
+def _after_from_json(a):
+    return None if a is None else After(a["seat"], a.get("cut"), a.get("skip", 0),
+                                        tuple((w[0], w[1]) for w in a.get("went_out", [])),
+                                        a.get("window_done", False), int(a.get("cards", 0)))
+
+
+def _seats(mask: int, n: int) -> list[int]:
+    return [s for s in range(n) if mask >> s & 1]
+
+
+# In the order of the JSON keys.
+FIELDS = (
+    plain("seq", read=int),
+    plain("deal", read=int),
+    plain("phase"),
+    plain("turn", default=None),
+    derived("actors", lambda st, viewer: actors(st)),
+    plain("direction", read=int),
+    derived("order", lambda st, viewer: st.order),
+    plain("revolution", read=bool),
+    plain("jack_back", read=bool),
+    Key("field", ("field", "beneath"), _field_json, _field_from_json),
+    Key("locks", ("lock_suits", "lock_kind", "rank_lock"),
+        lambda st, viewer: {"suits": suit_names(st.lock_suits), "kind": st.lock_kind, "rank": st.rank_lock},
+        _locks_from_json),
+    plain("pending", write=lambda ps: [_pending_json(p) for p in ps],
+          read=lambda ps: tuple(_pending_from_json(p) for p in ps), default=[]),
+    Key("players", ("players",), _players_json, _players_from_json, REQUIRED),
+    plain("finish_order", write=list, read=tuple, default=[]),
+    plain("discard_pile", "discard", write=codes, read=parse_many, default=[]),
+    Key("out_of_play", ("out_of_play",),
+        lambda st, viewer: codes(st.out_of_play) if viewer is None else count(st.out_of_play),
+        lambda value, rules: (parse_many(value) if isinstance(value, list) else 0,), []),
+    plain("revolution_min", read=int, default=0),
+    plain("trick_plays", read=int, default=0),
+    plain("trick_reversed", read=bool),
+    plain("first_play", read=bool, default=False),
+    plain("dealer", read=int, default=0),
+    plain("previous_places", write=list, read=tuple, default=[]),
+    plain("exchange_counts", write=list, read=tuple, default=(2, 1)),
+    plain("days", read=int, default=0),
+    plain("ended_by", default=None),
+    plain("after", write=_after_json, read=_after_from_json, default=None),
+    Key("seed", ("seed",), lambda st, viewer: st.seed if viewer is None else None,
+        lambda value, rules: (value,)),
+    plain("table", read=bool),
+    plain("hidden_discards", read=int, default=0),
+    Key("passed", ("passed",), lambda st, viewer: _seats(st.passed, len(st.players)),
+        lambda value, rules: (sum(1 << int(s) for s in value),), []),
+    plain("idle_turns", "idle", read=int, default=0),
+    derived("preset", lambda st, viewer: st.rules.preset),
+    derived("rules", lambda st, viewer: st.rules.to_json()["rules"]),
+)
