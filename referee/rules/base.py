@@ -1,13 +1,13 @@
 """What every rule module shares: parameter specs and the context a hook receives.
 
-A rule module defines ``ID``, ``NAME_JA``, ``SUMMARY``, ``PARAMS`` and any of the
-hooks the engine calls (``legality``, ``special_play``, ``after_play``,
-``after_flush``, ``candidate_sizes``, ``finish_verdict``, ``on_finish``); hooks return effects or
-rejections and never change state. A module with ``special_play`` that may admit a
-play which does not beat the field says at which sizes in ``candidate_sizes``
-(legal_moves generates only plays that beat the field at other sizes).
-``DECLARABLE = True`` marks a ☆ effect of gekifugo: under
-``declarations_required`` it fires only when declared with the play.
+A rule module defines ``ID``, ``NAME_JA``, ``SUMMARY``, ``PARAMS`` and any of the hooks and flags the engine
+reads (docs/engine-api.md, "Adding a rule", lists them all): play hooks (``legality``, ``special_play``,
+``after_play``, ``candidate_sizes``, ``extra_candidates``, ``declines``, ``finish_verdict``), flow hooks
+(``leader``, ``deal_queue``, ``exchange_counts``, ``breaks_ties``, ``after_pass``, ``on_cut``, ``on_finish``),
+ruleset hooks (``settings``, ``field_shapes``) and flags (``DECLARABLE``, ``SHAPE``, ``SUITS_MATTER``, …).
+``Ruleset`` collects each hook of the rules switched on as ``(module, params)`` in registry order; the engine core
+calls them and never names a rule id. Play hooks return effects or rejections and never change state. A rule
+refers to other rules by a flag they set (``Ruleset.flagged``), not by their ids.
 """
 from __future__ import annotations
 
