@@ -19,12 +19,11 @@ def _flagged(flag: str) -> frozenset:
 
 
 class Ruleset:
-    __slots__ = ("preset", "_params", "shapes", "compare", "min_stairs", "declarations", "jokers", "legality_hooks",
-                 "special_hooks", "play_hooks", "finish_hooks", "size_hooks", "on_finish_hooks", "flushes_on_finish",
-                 "extra_hooks", "decline_hooks", "suits_matter", "trust_hooks", "lead_may_pass", "leader_hooks",
-                 "queue_hooks", "count_hooks", "tie_breakers", "pass_hooks",
-                 "passes_sit_out", "cut_hooks", "field_shapes",
-                 "titles", "suit_hooks", "finishers", "_key")
+    __slots__ = ("preset", "_params", "shapes", "compare", "min_stairs", "declarations", "jokers", "field_shapes", "titles",
+                 "legality_hooks", "special_hooks", "play_hooks", "suit_hooks", "finish_hooks", "size_hooks",
+                 "extra_hooks", "decline_hooks", "trust_hooks", "on_finish_hooks", "finishers", "leader_hooks",
+                 "queue_hooks", "count_hooks", "tie_breakers", "pass_hooks", "cut_hooks", "suits_matter",
+                 "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key")
 
     def __init__(self, preset: str, params: dict):
         self.preset = preset
@@ -35,11 +34,15 @@ class Ruleset:
             """(module, params) of every rule switched on that defines hook ``name``, in registry order."""
             return tuple((m, params[m.ID]) for m in on if hasattr(m, name))
 
+        def flag(name: str) -> bool:
+            """Does a rule switched on set flag ``name``?"""
+            return any(getattr(m, name, False) for m in on)
+
         settings = dict(SETTINGS)
         for m, p in hooks("settings"):
             settings.update(m.settings(p))
         self.compare, self.min_stairs, self.jokers = settings["compare"], settings["min_stairs"], settings["jokers"]
-        self.declarations = any(getattr(m, "DECLARATIONS_REQUIRED", False) for m in on)
+        self.declarations = flag("DECLARATIONS_REQUIRED")
         self.shapes = frozenset(s for s in SHAPES if s in params)
         self.field_shapes = (self.shapes, self.min_stairs)
         for m, p in hooks("field_shapes"):
@@ -52,20 +55,19 @@ class Ruleset:
         self.size_hooks = hooks("candidate_sizes")
         self.on_finish_hooks = tuple(sorted(hooks("on_finish"), key=lambda mp: getattr(mp[0], "ON_FINISH_ORDER", 0)))
         self.finishers = frozenset(m.ID for m, _ in self.on_finish_hooks)  # their events are the play's effects
-        self.flushes_on_finish = any(getattr(m, "FLUSHES_ON_FINISH", False) for m in on)
+        self.flushes_on_finish = flag("FLUSHES_ON_FINISH")
         self.extra_hooks = hooks("extra_candidates")
-        self.decline_hooks = tuple((m, params[m.ID]) for m in on
-                                   if hasattr(m, "declines") and m.declinable(params[m.ID]))
-        self.suits_matter = any(getattr(m, "SUITS_MATTER", False) for m in on)
+        self.decline_hooks = tuple((m, p) for m, p in hooks("declines") if m.declinable(p))
+        self.suits_matter = flag("SUITS_MATTER")
         self.suit_hooks = tuple((m, p) for m, p in self.play_hooks if getattr(m, "SUITS_MATTER", False))  # locks
         self.trust_hooks = hooks("taken_on_trust")
-        self.lead_may_pass = any(getattr(m, "LEAD_MAY_PASS", False) for m in on)
+        self.lead_may_pass = flag("LEAD_MAY_PASS")
         self.leader_hooks = hooks("leader")
         self.queue_hooks = hooks("deal_queue")
         self.count_hooks = hooks("exchange_counts")
         self.pass_hooks = hooks("after_pass")
         self.cut_hooks = hooks("on_cut")
-        self.passes_sit_out = any(getattr(m, "PASSES_SIT_OUT", False) for m in on)
+        self.passes_sit_out = flag("PASSES_SIT_OUT")
         self.tie_breakers = frozenset(m.ID for m, p in hooks("breaks_ties") if m.breaks_ties(p))
         self._key = (preset, tuple(sorted((k, tuple(sorted(v.items()))) for k, v in params.items())))
 
