@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+from .rules import RULES
+
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 
 
@@ -25,6 +27,9 @@ def ordinal(place) -> str:
 
 def outcome_text(o: dict, players=()) -> str | None:
     kind = o.get("kind")
+    rule = RULES.get(kind)
+    if rule is not None and hasattr(rule, "narrate"):  # an event a rule names after itself
+        return rule.narrate(o, lambda seat: seat_name(seat, players), cards_text)
     if kind in ("play", "pass"):
         return None  # the move line says it
     if kind == "flush":
@@ -45,18 +50,11 @@ def outcome_text(o: dict, players=()) -> str | None:
         return f"play starts, {seat_name(o.get('leader'), players)} leads"
     if kind == "combo":
         return f"{seat_name(o.get('seat'), players)} plays on (combo)"
-    if kind == "cut_back":
-        return f"{seat_name(o.get('seat'), players)} cuts back with {cards_text(o.get('cards'))}"
     if kind == "decline":
         return f"{seat_name(o.get('seat'), players)} declines ({o.get('rule')})"
     if kind == "request":
         held = "held" if o.get("held") else "not held"
         return f"{seat_name(o.get('seat'), players)} requests rank {o.get('rank')} ({held})"
-    if kind == "capital_fall":
-        return (f"capital fall (都落ち): {seat_name(o.get('seat'), players)} drops to place {o.get('place')}, "
-                f"cards out: {cards_text(o.get('cards'))}")
-    if kind == "gekokujo":
-        return f"gekokujo (下剋上): places become {o.get('places')}"
     if kind == "abort":
         places = ", ".join(f"{seat_name(p.get('seat'), players)} {ordinal(p.get('place'))}" for p in o.get("places", []))
         return f"{o.get('passes')} passes in a row: the deal is aborted ({o.get('rule')}); {places}"

@@ -30,3 +30,8 @@ def fallen(previous_places, first_seat):
         return None
     top = previous_places.index(1)
     return None if top == first_seat else top
+
+
+def narrate(entry, seat_name, cards_text) -> str:
+    return (f"capital fall (都落ち): {seat_name(entry.get('seat'))} drops to place {entry.get('place')}, "
+            f"cards out: {cards_text(entry.get('cards'))}")

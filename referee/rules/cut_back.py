@@ -37,3 +37,7 @@ def offered_to(cards_left: dict[int, int], cutter: int, n: int, jokers_unplayed:
     if n <= 0 or jokers_unplayed < n:
         return []
     return [s for s, left in cards_left.items() if s != cutter and left >= n]
+
+
+def narrate(entry, seat_name, cards_text) -> str:
+    return f"{seat_name(entry.get('seat'))} cuts back with {cards_text(entry.get('cards'))}"

@@ -29,3 +29,7 @@ def upside_down(previous_places, first_seat):
     if previous_places[first_seat] != n:
         return None
     return tuple(n + 1 - p for p in previous_places)
+
+
+def narrate(entry, seat_name, cards_text) -> str:
+    return f"gekokujo (下剋上): places become {entry.get('places')}"

@@ -18,18 +18,15 @@ ACTION = "the cut_back action of a move or pending decision (and the event kind 
 PHASE = "the exchange phase of a deal"
 SHAPE = "a shape's name: a shape rule's id names its shape (engine-core.md §3.2 moves these tables into the shapes)"
 FIELD = "a State, Ruleset or JSON field that holds the rule's state (revolution, jack_back, rank_lock, jokers)"
-KIND = "an event kind a rule emits, read to narrate it"
 CITED = "the rule a core rejection or event cites in its `rule` value / message"
 SEQUENCES = ("stairs", "skip_stairs", "double_stairs", "emperor", "skip_emperor")
 
 LABELS = {
-    **{(f, "cut_back"): ACTION for f in ("decisions.py", "engine.py", "legal.py", "moves.py", "narrate.py")},
+    **{(f, "cut_back"): ACTION for f in ("decisions.py", "engine.py", "legal.py", "moves.py")},
     **{(f, "exchange"): PHASE for f in ("deals.py", "flow.py", "serialize.py")},
     **{(f, shape): SHAPE for f in ("legal.py", "play.py", "shapes.py") for shape in SEQUENCES},
     **{(f, r): FIELD for f in ("resolution.py", "state_fields.py") for r in ("revolution", "jack_back", "rank_lock")},
     ("ruleset.py", "jokers"): FIELD,
-    ("narrate.py", "capital_fall"): KIND,
-    ("narrate.py", "gekokujo"): KIND,
     ("engine.py", "lead_pass"): CITED,          # must_play: passing on an empty field needs lead_pass
     ("flow.py", "forbidden_finish"): CITED,     # a finish ranked from the bottom
     ("play.py", "attach_revolution"): CITED,    # loose cards only an attach revolution joins

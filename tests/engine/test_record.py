@@ -101,3 +101,14 @@ def test_illegal_move_names_its_line_and_the_verdict():
     with pytest.raises(InputError) as err:
         import_record(text)
     assert "record line" in err.value.message and "illegal" in err.value.message and "H5" in err.value.message
+
+
+def test_the_events_a_rule_names_after_itself_are_narrated_by_that_rule():
+    from referee.narrate import outcome_text
+    players = ["ann", "bo"]
+    assert outcome_text({"kind": "capital_fall", "seat": 1, "place": 4, "cards": ["S3", "JK"], "rule": "capital_fall"},
+                        players) == "capital fall (都落ち): seat 1 (bo) drops to place 4, cards out: S3 JK"
+    assert outcome_text({"kind": "gekokujo", "places": [4, 3, 2, 1], "rule": "gekokujo"}) == \
+        "gekokujo (下剋上): places become [4, 3, 2, 1]"
+    assert outcome_text({"kind": "cut_back", "seat": 0, "cards": ["JK"], "rule": "cut_back"}, players) == \
+        "seat 0 (ann) cuts back with JK"
