@@ -80,3 +80,14 @@ def test_table_mode_counts_the_unknown_cards():
     obj["players"][0]["unknown"] += 1
     with pytest.raises(InputError, match="unknown cards"):
         state_from_json(obj)
+
+
+def test_every_state_field_has_exactly_one_key_in_the_json_field_table():
+    import dataclasses
+
+    from referee.state import State
+    from referee.state_fields import FIELDS
+    held = [name for k in FIELDS for name in k.names]
+    assert len(held) == len(set(held))
+    assert set(held) == {f.name for f in dataclasses.fields(State)} - {"rules"}  # the ruleset is read first
+    assert list(table()) == [k.key for k in FIELDS]
