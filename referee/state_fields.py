@@ -3,7 +3,7 @@
 A ``Key`` names the JSON key and the State field(s) it holds; ``encode(state, viewer)`` writes its value (a seat's
 view hides what the seat may not see), ``decode(value, rules)`` reads it back as State fields, from ``default``
 when the key is absent (``REQUIRED``: it must be there). A key without ``decode`` is derived from the others
-(actors, order, titles) or read before the table (the ruleset: every decoder may need it).
+(actors, order) or read before the table (preset and rules: the ruleset every decoder may need).
 """
 from __future__ import annotations
 
