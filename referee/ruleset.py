@@ -11,7 +11,7 @@ MAX_PLAYERS = 8  # seats a game may have (2 to 8)
 class Ruleset:
     __slots__ = ("preset", "_params", "shapes", "compare", "min_stairs", "declarations", "jokers", "legality_hooks",
                  "special_hooks", "play_hooks", "finish_hooks", "size_hooks", "on_finish_hooks", "flush_on_finish",
-                 "extra_hooks", "decline_hooks", "suits_matter", "trust_hooks", "lead_may_pass", "_key")
+                 "extra_hooks", "decline_hooks", "suits_matter", "trust_hooks", "lead_may_pass", "_key", "memo", "moves_memo")
 
     def __init__(self, preset: str, params: dict):
         self.preset = preset
@@ -37,6 +37,8 @@ class Ruleset:
         self.suits_matter = any(getattr(m, "SUITS_MATTER", False) for m in on)
         self.trust_hooks = tuple((m, params[m.ID]) for m in on if hasattr(m, "taken_on_trust"))
         self.lead_may_pass = any(getattr(m, "LEAD_MAY_PASS", False) for m in on)
+        self.memo: dict = {}              # play judgements under these rules (play.judge_play)
+        self.moves_memo: dict = {}        # the legal plays a card set yields (legal._play_moves)
         self._key = (preset, tuple(sorted((k, tuple(sorted(v.items()))) for k, v in params.items())))
 
     def on(self, rule_id: str) -> bool:
