@@ -13,6 +13,7 @@ makes one.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from itertools import combinations
 
 from .candidates import Beat, candidates, joined_candidates, possible_cards
@@ -74,7 +75,12 @@ def _play_moves(st, seat):
             if listed is None:
                 if len(memo) >= MEMO_SIZE:
                     memo.clear()
-                listed = memo[key] = _listed(st, seat, mask, mask in attach)
+                # the judgement never depends on the seat here: another seat's listing differs only in 'seat'
+                other = memo.get((jkey, -1, mask, mask in attach))
+                if other is None:
+                    other = memo[(jkey, -1, mask, mask in attach)] = _listed(st, seat, mask, mask in attach)
+                listed = memo[key] = other if other and other[0][1].seat == seat else tuple(
+                    (dedupe, replace(move, seat=seat), {**json, "seat": seat}) for dedupe, move, json in other)
         for dedupe, move, json in listed:
             if dedupe not in seen:
                 seen.add(dedupe)

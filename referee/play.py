@@ -132,7 +132,7 @@ def judged_key(state) -> tuple | None:
             state.lock_suits, state.rank_lock, state.trick_plays == 1, state.revolution_min)
 
 
-MEMO_SIZE = 1 << 17
+MEMO_SIZE = 1 << 14  # entries per memo and ruleset: ~25 MB at most (gekifugo), cleared when full
 
 
 def judge_play(state, move, with_effects=True):
