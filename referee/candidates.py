@@ -12,6 +12,7 @@ from itertools import combinations, permutations
 
 from .cards import JOKERS_MASK, NORMAL_MASK, card, cards_of, deck
 
+
 def _joker_sets(jb: int) -> list[int]:
     """Every subset of the jokers held (``jb``: the hand's joker bits)."""
     held = [j for j in (52, 53) if jb >> j & 1]
