@@ -6,8 +6,10 @@
 
 Random self-play: RLCard steps its ``doudizhu`` environment with a random legal action (what its RandomAgent
 does); ours enumerates ``legal_moves`` of an acting seat and ``apply``-s a random one every ply, every effect
-and event built as the service would. The contestants run in interleaved slices (round after round, each
-contestant one slice of CPU time, ``time.process_time``) so that a noisy shared machine slows all alike; the
+and event built as the service would ("uecda"), and, as bots and playouts do, takes a random one of
+``options`` and ``advance``-s it, every effect applied but no verdict or event built ("uecda core"). The
+contestants run in interleaved slices (round after round, each contestant one slice of CPU time,
+``time.process_time``) so that a noisy shared machine slows all alike; the
 table gives each one's rate over all rounds and its ratio to RLCard's (with the spread of the per-round
 ratios). Then: the median time of one ``judge`` call on positions from self-play, and the time of
 ``replay`` of a game of about 2,000 events.
@@ -23,14 +25,9 @@ import random
 import statistics
 import time
 
-from referee import actors, apply, judge, legal_moves, new_game, next_deal, replay
+from referee import actors, advance, apply, instantiate, judge, legal_moves, new_game, next_deal, replay
+from referee.legal import options
 from referee.presets import DEFAULT_PLAYERS
-
-try:
-    from referee import instantiate  # legal moves with choose entries
-except ImportError:
-    def instantiate(entry, rng=None):
-        return entry
 
 PRESETS = ("uecda", "nanko", "gekifugo")
 
@@ -55,6 +52,24 @@ class Ours:
         seat = self.rng.choice(acting)
         move = instantiate(self.rng.choice(legal_moves(self.st, seat)), self.rng)
         self.st = apply(self.st, move)[1]
+
+
+class OursCore(Ours):
+    """The self-play path of bots and playouts: ``options`` (plays as shared Move objects) and ``advance`` (the
+    state only, no verdict or event)."""
+
+    def __init__(self, preset: str, seed: int = 0):
+        super().__init__(preset, seed)
+        self.name = f"{preset} core"
+
+    def step(self):
+        acting = actors(self.st)
+        if not acting:
+            self.st = self._new()
+            acting = actors(self.st)
+        seat = self.rng.choice(acting)
+        move = self.rng.choice(options(self.st, seat))
+        self.st = advance(self.st, instantiate(move, self.rng) if isinstance(move, dict) else move)
 
 
 class RLCardDouDizhu:
@@ -229,9 +244,11 @@ def main(argv=None):
         profile(args.profile, args.plies, args.top)
         return
     rl = rlcard_or_none(0)
-    contestants = ([rl] if rl else []) + [Ours(p, i) for i, p in enumerate(PRESETS)]
+    contestants = ([rl] if rl else []) + [Ours(p, i) for i, p in enumerate(PRESETS)] + [
+        OursCore(p, i) for i, p in enumerate(PRESETS)]
     print(f"random self-play, {args.rounds} rounds × {args.slice:g} s CPU per contestant, interleaved "
-          f"(ours: legal_moves + apply every ply; RLCard: env.step of a random legal action)")
+          f"(ours: legal_moves + apply every ply, verdicts and events built; 'core': options + advance; "
+          f"RLCard: env.step of a random legal action)")
     print_table(interleaved(contestants, args.rounds, args.slice), rl.name if rl else None)
     print()
     for preset in PRESETS:

@@ -6,7 +6,7 @@ from . import decisions, deals, flow
 from .cards import codes
 from .effects import Unlock
 from .errors import InputError
-from .moves import parse_move
+from .moves import Move, parse_move
 from .play import Plan, joins_field, judge_play
 from .rules.base import Rejection
 from .resolution import resolve, written
@@ -128,7 +128,7 @@ def _unchecked(st, mv) -> tuple:
 def _change(st, move):
     """(move, rejection or None, the state the move was judged at, new state without its seq, log, plan)."""
     try:
-        mv = parse_move(move)
+        mv = move if type(move) is Move else parse_move(move)
     except InputError as e:
         if e.code in CARD_ERRORS:
             return None, reject(e.code, e.message), st, st, [], None

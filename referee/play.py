@@ -117,16 +117,60 @@ def _special(ctx, rs):
     return None
 
 
+def judged_key(state) -> tuple | None:
+    """What a play's judgement reads of the state besides the play itself (RULES.md §4-§6 as the rule hooks
+    read it): the field, the order, the locks, whether this is the trick's second play, the revolution
+    threshold. Rule hooks read nothing else, except first_card while the first play is pending (its holder):
+    then there is no key and nothing is memoised. tests/engine/test_judged_memo.py checks the claim."""
+    if state.first_play:
+        return None
+    f = state.field
+    r = None if f is None else f.reading
+    return (None if r is None else (r.shape, r.mask, r.jokers), state.revolution, state.jack_back, state.lock_kind,
+            state.lock_suits, state.rank_lock, state.trick_plays == 1, state.revolution_min)
+
+
+MEMO_SIZE = 1 << 14  # entries per memo and ruleset: ~25 MB at most (gekifugo), cleared when full
+
+
 def judge_play(state, move, with_effects=True):
     """A Plan for a legal play, or a Rejection. Without ``with_effects`` (only legality wanted) the plan's
-    effects are left empty unless declarations decide the reading."""
-    rs = state.rules
+    effects are left empty unless declarations decide the reading.
+
+    Judgements are memoised per ruleset under ``judged_key``: the hand only decides whether the cards are held
+    and how many are left after the play, which are checked or filled in here."""
     seat = move.seat
     if not move.cards:
         return Rejection("invalid_cards", "a play needs at least one card (to pass, use action pass)")
     missing = state.unheld(seat, move.cards)
     if missing:
         return not_held(state, seat, missing)
+    rs = state.rules
+    key = judged_key(state)
+    if key is None:
+        return _judge(state, move, with_effects)
+    key = (key, move.cards, move.as_map, move.declare, move.decline, with_effects)
+    memo = rs.memo
+    hit = memo.get(key)
+    if hit is None:
+        plan = _judge(state, move, with_effects)
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        memo[key] = hit = plan if isinstance(plan, Rejection) else (
+            plan.ctx.reading, plan.ctx.special, plan.field_reading, plan.effects, plan.void)
+        return plan
+    if isinstance(hit, Rejection):
+        return hit
+    reading, special, field_reading, effects, void = hit
+    ctx = PlayContext(state, seat, reading, state.field.reading if state.field else None,
+                      state.reversed, move.declare, move.decline, special,
+                      state.left(seat) - move.cards.bit_count(), move.as_map)
+    return Plan(ctx, field_reading, effects, void)
+
+
+def _judge(state, move, with_effects):
+    rs = state.rules
+    seat = move.seat
     unknown = move.declare - DECLARABLE - ALIASES.keys()
     if unknown:
         return Rejection("invalid_declaration", f"unknown declaration(s) {', '.join(sorted(unknown))}: declare "

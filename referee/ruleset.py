@@ -23,7 +23,7 @@ class Ruleset:
                  "legality_hooks", "special_hooks", "play_hooks", "suit_hooks", "finish_hooks", "size_hooks",
                  "extra_hooks", "decline_hooks", "trust_hooks", "on_finish_hooks", "finishers", "leader_hooks",
                  "queue_hooks", "count_hooks", "tie_breakers", "pass_hooks", "cut_hooks", "suits_matter",
-                 "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key")
+                 "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key", "memo", "moves_memo")
 
     def __init__(self, preset: str, params: dict):
         self.preset = preset
@@ -69,6 +69,8 @@ class Ruleset:
         self.cut_hooks = hooks("on_cut")
         self.passes_sit_out = flag("PASSES_SIT_OUT")
         self.tie_breakers = frozenset(m.ID for m, p in hooks("breaks_ties") if m.breaks_ties(p))
+        self.memo: dict = {}              # play judgements under these rules (play.judge_play)
+        self.moves_memo: dict = {}        # the legal plays a card set yields (legal._play_moves)
         self._key = (preset, tuple(sorted((k, tuple(sorted(v.items()))) for k, v in params.items())))
 
     @staticmethod

@@ -1,0 +1,263 @@
+"""Candidate card sets for a seat's plays: every set that may form one play (the judge decides), generated
+only at the sizes and ranks that can beat the field.
+
+Groups come from a table by rank, suit pattern and jokers held; stairs and skip stairs (one suit) from a memo
+by the suit's 13-bit rank pattern and the jokers held; double stairs and emperors (across suits) from rows of
+precomputed slots.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations, permutations
+
+from .cards import JOKERS_MASK, NORMAL_MASK, card, cards_of, deck
+
+
+def _joker_sets(jb: int) -> list[int]:
+    """Every subset of the jokers held (``jb``: the hand's joker bits)."""
+    held = [j for j in (52, 53) if jb >> j & 1]
+    return [sum(1 << j for j in js) for k in range(len(held) + 1) for js in combinations(held, k)]
+
+
+def _group_table():
+    """GROUPS[rank][suit pattern][jokers held 0-3] = {size: sets}: a rank's groups (and singles), with jokers."""
+    table = []
+    for r in range(13):
+        by_pattern = []
+        for pattern in range(16):
+            by_jokers = []
+            for jb in range(4):
+                sizes: dict = {}
+                for sub in range(1, 16):
+                    if sub & ~pattern:
+                        continue
+                    for js in _joker_sets(jb << 52):
+                        sizes.setdefault(sub.bit_count() + js.bit_count(), []).append(sub << 4 * r | js)
+                by_jokers.append({k: tuple(v) for k, v in sizes.items()})
+            by_pattern.append(by_jokers)
+        table.append(by_pattern)
+    return table
+
+
+GROUPS = _group_table()
+# SUIT_BITS[x]: the ranks (bit r) of the cards of suit 0 in 16 bits of a hand shifted to that suit (bits 4r)
+SUIT_BITS = {sum(1 << 4 * r for r in range(4) if p >> r & 1): p for p in range(16)}
+SINGLE_STEP = {"stairs": 1, "skip_stairs": 2}
+
+
+def suit_pattern(hand: int, s: int) -> int:
+    """The ranks held in suit ``s`` as 13 bits."""
+    m = hand >> s & 0x1111111111111
+    return (SUIT_BITS[m & 0x1111] | SUIT_BITS[m >> 16 & 0x1111] << 4 | SUIT_BITS[m >> 32 & 0x1111] << 8
+            | (m >> 48 & 1) << 12)
+
+
+@lru_cache(maxsize=1 << 15)
+def suit_runs(step: int, pattern: int, jb: int, swaps: bool) -> tuple:
+    """The runs of one suit (rank step 1 or 2, at least 3 cards) that a hand holding the ranks ``pattern`` in
+    that suit and the jokers ``jb`` can make: ((size, lo, hi, cards as suit 0, jokers), ...)."""
+    hand0 = sum(1 << 4 * r for r in range(13) if pattern >> r & 1) | jb
+    jokers = cards_of(jb)
+    out: list[tuple] = []
+    for lo in range(13):
+        for length in range(3, 14):
+            hi = lo + (length - 1) * step
+            if hi > 12:
+                break
+            slots = [4 * (lo + i * step) for i in range(length)]
+            mask = sum(1 << c for c in slots)
+            missing = (mask & ~hand0).bit_count()
+            if missing > len(jokers):
+                break  # longer runs from this start miss at least as many
+            sets: set = set()
+            _fill(slots, mask, hand0, jokers, missing, sets, swaps)
+            out.extend((length, lo, hi, m & NORMAL_MASK, m & JOKERS_MASK) for m in sets)
+    return tuple(out)
+
+
+def _sequence_slots():
+    """The cards of every sequence across suits, precomputed: {shape: [[slot cards, ...] by start and length]}."""
+    table: dict = {"double_stairs": [], "emperor": [], "skip_emperor": []}
+    for a in range(4):
+        for b in range(a + 1, 4):
+            for lo in range(11):
+                table["double_stairs"].append([[card(lo + i, x) for i in range(length) for x in (a, b)]
+                                               for length in range(3, 14 - lo)])
+    for shape, step in (("emperor", 1), ("skip_emperor", 2)):
+        for lo in range(13 - 3 * step):
+            for suits in permutations(range(4)):
+                table[shape].append([[card(lo + i * step, suits[i]) for i in range(4)]])
+    return {k: [[(sum(1 << c for c in run), run) for run in runs] for runs in v] for k, v in table.items()}
+
+
+def _grouped(slots):
+    """The sequence rows grouped by the ranks they need: [(rank masks, sizes, rows)], so that a window whose ranks
+    the hand lacks more often than it has jokers is skipped whole."""
+    out = {}
+    for shape, rows in slots.items():
+        groups = {}
+        for row in rows:
+            ranks = set()
+            for _, run in row[:1]:
+                ranks = {c // 4 for c in run}
+            groups.setdefault(tuple(sorted(ranks)), []).append(row)
+        out[shape] = [(tuple(0xF << 4 * r for r in ranks), frozenset(len(run) for row in rows for _, run in row), rows)
+                      for ranks, rows in groups.items()]
+    return out
+
+
+CROSS_SUIT_GROUPS = _grouped(_sequence_slots())
+
+
+def sizes(st):
+    """The play sizes worth generating on the field (None: every size), and the sizes at which a special play
+    may be played without beating it (at the others, only what beats the field is generated)."""
+    if st.field is None:
+        return None, frozenset()
+    field = st.field.reading
+    free = set()
+    for module, params in st.rules.size_hooks:
+        free.update(module.candidate_sizes(field, params))
+    return {field.n} | free, frozenset(free)
+
+
+class Beat:
+    """Which generated sets may beat the field: the field's shape and size, stronger in the order in force."""
+    __slots__ = ("field", "reversed", "above", "free")
+
+    def __init__(self, st, free):
+        self.field = st.field.reading
+        self.reversed = st.reversed
+        self.above = st.rules.compare == "above"
+        self.free = free
+
+    def rank(self, shape, k, r) -> bool:
+        """May a set of ``k`` cards of ``shape`` at rank ``r`` (a single or group; 13: only jokers) be listed?"""
+        f = self.field
+        if k in self.free:
+            return True
+        if f.shape != shape or f.n != k or f.wild:
+            return False
+        return r == 13 or (r < f.lo if self.reversed else r > f.lo)
+
+    def ranks(self, shape, k) -> list[bool]:
+        """``rank`` for every rank 0..13 at once."""
+        f = self.field
+        if k in self.free:
+            return [True] * 14
+        if f.shape != shape or f.n != k or f.wild:
+            return [False] * 14
+        lo = f.lo
+        return [r < lo if self.reversed else r > lo for r in range(13)] + [True]
+
+    def run(self, shape, k, lo, hi) -> bool:
+        """May a sequence of ``k`` cards of ``shape`` from rank ``lo`` to ``hi`` be listed?"""
+        f = self.field
+        if k in self.free:
+            return True
+        if f.shape != shape or f.n != k or f.wild:
+            return False
+        if self.above:
+            return hi < f.lo if self.reversed else lo > f.hi
+        return hi < f.hi if self.reversed else lo > f.lo
+
+
+def joined_candidates(st, possible: int) -> set[int]:
+    """Card sets that a special play joins to the field (alone they may be no play): the extra_candidates hooks."""
+    out: set[int] = set()
+    if st.field is not None:
+        for module, params in st.rules.extra_hooks:
+            out |= module.extra_candidates(st.field.reading, possible, params)
+    return out
+
+
+def possible_cards(st, seat) -> int:
+    """The cards ``seat`` may hold: its hand, plus every unseen card while part of its hand is unknown."""
+    p = st.players[seat]
+    if not p.unknown:
+        return p.hand
+    return p.hand | (deck(st.rules.jokers) & ~st.seen())
+
+
+def candidates(hand: int, rules, sizes=None, swaps=True, beat: Beat | None = None) -> set[int]:
+    """Card sets that may form one play; only of ``sizes`` when given, and only those that ``beat`` lets through.
+    With ``swaps``, a held card of a sequence may also be left in hand and replaced by a joker."""
+    jb = hand & JOKERS_MASK
+    j = jb >> 52
+    out: set[int] = set()
+    if beat is None:  # leading: every set of every size
+        for r in range(13):
+            pattern = hand >> 4 * r & 0xF
+            if pattern:
+                for sets in GROUPS[r][pattern][j].values():
+                    out.update(sets)
+        out.update(_joker_sets(jb)[1:])
+    else:
+        free, size = beat.free, beat.field.n
+        beating = beat.ranks("group" if size > 1 else "single", size)
+        for r in range(13):
+            pattern = hand >> 4 * r & 0xF
+            if not pattern:
+                continue
+            table = GROUPS[r][pattern][j]
+            if beating[r]:
+                out.update(table.get(size, ()))
+            for k in free:
+                out.update(table.get(k, ()))
+        if jb:
+            for js in _joker_sets(jb)[1:]:
+                k = js.bit_count()
+                if k in free or k == size and beat.rank("single" if k == 1 else "group", k, 13):
+                    out.add(js)
+    for shape in rules.shapes:
+        step = SINGLE_STEP.get(shape)
+        if step is not None:
+            for s in range(4):
+                pattern = suit_pattern(hand, s)
+                if pattern.bit_count() + jb.bit_count() < 3:
+                    continue
+                for k, lo, hi, normals, js in suit_runs(step, pattern, jb, swaps):
+                    if (sizes is None or k in sizes) and (beat is None or beat.run(shape, k, lo, hi)):
+                        out.add(normals << s | js)
+            continue
+        jokers = cards_of(jb)
+        nj = len(jokers)
+        for rank_masks, lengths, rows in CROSS_SUIT_GROUPS[shape]:
+            if sizes is not None and lengths.isdisjoint(sizes):
+                continue
+            lacking = 0
+            for m in rank_masks:
+                if not hand & m:
+                    lacking += 1
+            if lacking > nj:
+                continue  # the first run of every row here needs these ranks
+            for runs in rows:
+                for mask, slots in runs:
+                    missing = (mask & ~hand).bit_count()
+                    if missing > nj:
+                        break  # longer runs from this start miss at least as many
+                    k = len(slots)
+                    if (sizes is None or k in sizes) and (beat is None or beat.run(shape, k, *_span(slots))):
+                        _fill(slots, mask, hand, jokers, missing, out, swaps)
+    return out
+
+
+def _span(slots) -> tuple[int, int]:
+    ranks = [c >> 2 for c in slots]
+    return min(ranks), max(ranks)
+
+
+def _fill(slots, mask, hand, jokers, missing, out, swaps):
+    base = mask & hand
+    if not jokers or not swaps and not missing:
+        out.add(base)
+        return
+    held = [c for c in slots if hand >> c & 1]
+    # any held slot may also be left in hand and filled by a joker instead
+    for k in range(missing, (len(jokers) if swaps else missing) + 1):
+        for kept_out in combinations(held, k - missing):
+            m = base & ~sum(1 << c for c in kept_out)
+            for js in combinations(jokers, k):
+                out.add(m | sum(1 << j for j in js))
+
+

@@ -1,0 +1,86 @@
+"""The memoised judgements (play.judged_key) answer exactly as fresh ones: rule hooks read nothing of the state
+outside the key, so a judgement made at one state stands at every state with the same key."""
+import random
+from contextlib import contextmanager
+
+from hypothesis import given, strategies as hs
+
+from referee import actors, advance, instantiate, legal_moves, new_game, next_deal
+from referee.legal import options
+from referee.moves import Move, parse_move
+from referee.play import _judge, judge_play
+from referee.presets import PRESETS
+from referee.rules.base import Rejection
+
+from .test_properties import PROFILE, SWITCHABLE, random_proposal
+
+
+@contextmanager
+def fresh_memos(rules):
+    """Judge with empty memos, then put the warm ones back."""
+    kept = rules.memo, rules.moves_memo
+    rules.memo, rules.moves_memo = {}, {}
+    try:
+        yield
+    finally:
+        rules.memo, rules.moves_memo = kept
+
+
+def outcome(plan):
+    if isinstance(plan, Rejection):
+        return plan
+    c = plan.ctx
+    return (c.seat, c.reading, c.field, c.reversed, c.declared, c.declined, c.special, c.left_after, c.as_map,
+            plan.field_reading, plan.effects, plan.void)
+
+
+def check_position(st, seat, rng):
+    warm = legal_moves(st, seat)
+    with fresh_memos(st.rules):
+        assert legal_moves(st, seat) == warm
+    proposals = [m for m in warm if m["action"] == "play"][:12] + [random_proposal(st, seat, rng) for _ in range(6)]
+    for proposal in proposals:
+        if proposal["action"] != "play":
+            continue
+        mv = parse_move(proposal)
+        for with_effects in (True, False):
+            memoised = judge_play(st, mv, with_effects)
+            if mv.cards and not st.unheld(seat, mv.cards):
+                assert outcome(memoised) == outcome(_judge(st, mv, with_effects)), proposal
+
+
+@PROFILE
+@given(preset=hs.sampled_from(sorted(PRESETS)), seed=hs.integers(0, 10 ** 6), players=hs.integers(2, 6),
+       switches=hs.dictionaries(hs.sampled_from(SWITCHABLE), hs.booleans(), max_size=12))
+def test_memoised_judgements_and_legal_moves_equal_fresh_ones(preset, seed, players, switches):
+    st, _ = new_game(preset, switches, [f"p{i}" for i in range(players)], seed)
+    rng = random.Random(seed)
+    for _ in range(300):
+        acting = actors(st)
+        if not acting:
+            if st.deal >= 2:
+                break
+            st, _ = next_deal(st)
+            continue
+        seat = rng.choice(acting)
+        check_position(st, seat, rng)
+        move = rng.choice(options(st, seat))
+        st = advance(st, move if isinstance(move, Move) else instantiate(move, rng))
+
+
+def test_options_are_the_legal_moves_as_moves():
+    st, _ = new_game("gekifugo", None, ["a", "b", "c", "d", "e"], 7)
+    rng = random.Random(7)
+    compared = 0
+    for _ in range(200):
+        acting = actors(st)
+        if not acting:
+            break
+        seat = acting[0]
+        listed, opts = legal_moves(st, seat), options(st, seat)
+        if not st.pending:
+            assert [m.to_json() if isinstance(m, Move) else m for m in opts] == listed
+            compared += 1
+        pick = rng.choice(opts)
+        st = advance(st, pick if isinstance(pick, Move) else instantiate(pick, rng))
+    assert compared > 50
