@@ -14,9 +14,10 @@ import argparse
 import random
 import time
 
-from referee import actors, apply, legal_moves, new_game, state_to_json
+from referee import actors, apply, new_game
 from referee.presets import PRESETS
 from workers.bots import make
+from workers.bots.observer import observe
 
 
 def decision_points(preset: str, wanted: int, seed: int):
@@ -27,8 +28,7 @@ def decision_points(preset: str, wanted: int, seed: int):
         st, _ = new_game(preset, None, ["a", "b", "c", "d"], rng.randrange(1 << 30))
         while actors(st):
             s = actors(st)[0]
-            legal = legal_moves(st, s)
-            view = state_to_json(st, viewer=s)
+            view, legal = observe(st, s)
             if not st.pending and len(legal) > 2 and rng.random() < 0.15 and len(points) < wanted:
                 points.append((view, legal))
             _, st, _ = apply(st, greedy(view, legal, rng))

@@ -18,27 +18,16 @@ import random
 import time
 
 from referee import actors, advance, apply, legal_moves, state_from_json
-from referee.cards import codes
 from referee.verdict import Verdict
 
 from . import greedy
-from .cards import deck
+from .cards import game_deck
+from .observer import observe
 
 MAX_PLIES = 2000
 
 
-def light_view(st, seat: int, rules_json: dict) -> dict:
-    """The parts of ``state_to_json(st, viewer=seat)`` the greedy policy reads, built cheaply."""
-    players = []
-    for p in st.players:
-        players.append({"seat": p.seat, "hand": codes(p.hand) if p.seat == seat else None,
-                        "hand_count": p.hand.bit_count(), "place": p.place})
-    return {"rules": rules_json, "order": st.order, "field": None if st.field is None else True,
-            "players": players, "pending": st.pending, "phase": st.phase,
-            "revolution_min": st.revolution_min}
-
-
-def playout(st, seat: int, rules_json: dict, rng: random.Random, deadline: float | None = None) -> int | None:
+def playout(st, seat: int, rng: random.Random, deadline: float | None = None) -> int | None:
     """Play the deal out with the greedy policy for every seat; ``seat``'s final place, or None when the
     ``deadline`` (a time.perf_counter() value) passes first: it is checked at every ply, so a budget is overrun
     by at most one ply."""
@@ -51,7 +40,7 @@ def playout(st, seat: int, rules_json: dict, rng: random.Random, deadline: float
         s = acting[0]
         legal = legal_moves(st, s)
         single = len(legal) == 1 and "choose" not in legal[0]
-        move = legal[0] if single else greedy.choose(light_view(st, s, rules_json), legal, rng)
+        move = legal[0] if single else greedy.choose(*observe(st, s, legal), rng)
         new = advance(st, move)  # the state only: no verdict or event built
         if isinstance(new, Verdict):
             break  # not legal after all (cannot happen with a move from legal_moves): the deal is cut short
@@ -76,16 +65,13 @@ def known_gifts(history, seat: int) -> dict[int, set[str]]:
 
 def sample_table(view: dict, seat: int, rng: random.Random, known=None) -> dict:
     """A table JSON (every hand shown) consistent with the seat's view."""
-    rules = view.get("rules") or {}
-    jk = rules.get("jokers")
-    jokers = jk.get("count", 0) if isinstance(jk, dict) else 0
     seen = set(view["players"][seat]["hand"] or [])
     field = view.get("field")
     if field:
         seen.update(field["cards"])
         seen.update(field.get("beneath") or [])
     seen.update(view.get("discard_pile") or [])
-    unseen = [c for c in deck(jokers) if c not in seen]
+    unseen = [c for c in game_deck(view) if c not in seen]
     need = {p["seat"]: p["hand_count"] for p in view["players"] if p["seat"] != seat}
     hands: dict[int, list[str]] = {s: [] for s in need}
     pool = set(unseen)
@@ -148,7 +134,6 @@ class MonteCarloBot:
         if len(cands) == 1:
             return cands[0]
         known = known_gifts(history, seat)
-        rules_json = view.get("rules")
         totals = [0.0] * len(cands)
         worlds = done = 0
         while done + len(cands) <= max(self.playouts, len(cands)) and time.perf_counter() < deadline:
@@ -161,7 +146,7 @@ class MonteCarloBot:
             world = []
             for m in cands:
                 verdict, st, _ = apply(root, m)
-                world.append(playout(st, seat, rules_json, random.Random(wseed), deadline) if verdict.legal else 99)
+                world.append(playout(st, seat, random.Random(wseed), deadline) if verdict.legal else 99)
                 if world[-1] is None:
                     break
             if None in world:
