@@ -130,7 +130,8 @@ class LegalMovesSchema(Schema):
     seat = fields.Integer(required=True)
     seq = fields.Integer(required=True)
     actors = fields.List(fields.Integer(), required=True)  # the seats that must act now
-    moves = fields.List(fields.Dict(), required=True)
+    moves = fields.List(fields.Dict(), required=True)  # each annotated: effects, kinds, forbidden_finish
+    forbidden_last = fields.List(fields.String(), required=True)  # the seat's cards that cannot be its last
 
 
 class EventsSchema(Schema):

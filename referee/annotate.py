@@ -8,21 +8,25 @@
 - ``forbidden_finish``: going out with this move ranks the seat from the bottom. It is set on every play and
   cut back, whether or not the move empties the hand, so a client also learns which plays must not be its last.
 
+``forbidden_last(state, seat)`` lists the seat's cards that could not be its last card: going out by leading
+one alone now would rank it from the bottom. It covers the cards no legal move of the moment plays alone.
+
 Only plays and cut backs fire anything. Each annotation is the engine's own judging of the move (the plan of
 ``judge_play``, the ``finish_verdict`` hooks), which reads the move, the seat's own cards and public facts,
 never another hand: a seat may be shown the annotations of its moves.
 """
 from __future__ import annotations
 
-from .cards import parse_many
+from .cards import cards_of, code, parse_many
 from .decisions import cut_back_finish
 from .effects import Unlock
 from .engine import close_window, leads_through_window
 from .errors import InputError
-from .flow import forbidden_reason
-from .moves import parse_move
+from .flow import flush, forbidden_reason
+from .moves import Move, parse_move
 from .play import judge_play
 from .rules.base import Rejection
+from .state import replace
 
 
 def annotate(st, entries: list[dict]) -> list[dict]:
@@ -49,3 +53,17 @@ def _annotation(st, entry: dict, closed: list) -> dict:
     fired = [e for e in plan.effects if not isinstance(e, Unlock)]
     return {"effects": list(dict.fromkeys(e.rule for e in fired)), "kinds": list(dict.fromkeys(e.KIND for e in fired)),
             "forbidden_finish": forbidden_reason(plan.ctx, plan.effects) is not None}
+
+
+def forbidden_last(st, seat: int) -> list[str]:
+    """The cards of ``seat`` that could not be its last card: each is judged as a lone lead on the field as a
+    flush now leaves it, and going out with it would rank the seat from the bottom."""
+    if not st.rules.finish_hooks:
+        return []
+    lead = replace(flush(st, []), pending=(), turn=seat, first_play=False)
+    out = []
+    for c in cards_of(st.hand(seat)):
+        plan = judge_play(lead, Move(seat, "play", 1 << c))
+        if not isinstance(plan, Rejection) and forbidden_reason(plan.ctx, plan.effects) is not None:
+            out.append(code(c))
+    return out

@@ -65,8 +65,8 @@ class Client:
         if len(legal) == 1:
             move = legal[0]
         else:
-            view, annotated = observe(st, seat, legal)
-            move = self.choose(bot_view(view), annotated, self.rng)
+            seen = observe(st, seat, legal)
+            move = self.choose(bot_view(seen.view), seen.legal, self.rng, forbidden_last=seen.forbidden_last)
         if move["action"] == "play" and any(c.startswith("JK") for c in move["cards"]) and len(move["cards"]) > 1 \
                 and not move.get("as"):
             move = dict(move, **{"as": judge(st, move).reading})

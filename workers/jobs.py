@@ -20,7 +20,7 @@ from service.settings import Settings
 from service.store import GameStore
 
 from . import bots
-from .bots.observer import observe
+from .bots.observer import ask
 
 
 log = logging.getLogger("referee.bots")
@@ -92,17 +92,16 @@ def play(service: GameService, game_id: str, seq: int, strategy=bots.get) -> dic
         if not seats:
             return {"status": "no_bot_to_act", "seq": seq}
         seat = seats[0]
-        view, legal = observe(state, seat)
+        legal = engine.legal_moves(state, seat)
         if not legal:
             return {"status": "no_legal_move", "seq": seq, "seat": seat}
         rng = random.Random(f"{game_id}:{seq}:{seat}")
         bot = strategy(rec.bots[seat])
-        if getattr(bots, "wants_history", lambda b: False)(bot):
+        history = None
+        if bots.wants_history(bot):
             # the seat's own redacted log: what it could have seen at the table, nothing more
             history = [engine.redact_event(e, seat) for e in service.store.events(game_id)]
-            move = bot(view, legal, rng, history=history)
-        else:
-            move = bot(view, legal, rng)
+        move = ask(bot, state, seat, rng, history=history, legal=legal)
         try:
             status, body = service.propose(game_id, move, viewer=seat, expected_seq=seq, rec=rec)
         except Exception as exc:  # noqa: BLE001 - a conflict means: re-read and decide again

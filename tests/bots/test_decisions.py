@@ -5,7 +5,7 @@ import pytest
 
 from referee import actors, apply, covers, new_game, state_to_json
 from workers.bots import make, names
-from workers.bots.observer import observe
+from workers.bots.observer import ask, observe
 
 from .scenarios import SCENARIOS, do, game, head, only
 
@@ -18,8 +18,8 @@ def test_the_registry_knows_every_bot():
 
 def decide(bot_name, st, seat, history=None):
     bot = make(bot_name, **BOTS[bot_name])
-    view, legal = observe(st, seat)
-    move = bot(view, legal, random.Random(7), history=history)
+    move = ask(bot, st, seat, random.Random(7), history=history)
+    legal = observe(st, seat).legal
     assert any(covers(entry, move) for entry in legal)
     verdict, after, _ = apply(st, move)
     assert verdict.legal, verdict.to_json()
@@ -99,7 +99,7 @@ def test_greedy_leads_its_weakest_cards_together():
 def test_greedy_declares_the_effects_it_wants_in_gekifugo():
     st = game("gekifugo", [["D3", "S7", "H4", "C9", "HK"], ["S4", "SQ"], ["H5", "HA"], ["D6", "DQ"]],
               only("gekifugo", "declarations_required", "seven_pass", first_card={"card": "D3", "must_play": False}))
-    view, legal = observe(st, 0)
+    view, legal, _ = observe(st, 0)
     sevens = [m for m in legal if m.get("cards") == ["S7"]]
     assert sorted(m.get("declare", []) for m in sevens) == [[], ["seven_pass"]]
     from workers.bots.greedy import rank_plays

@@ -1,9 +1,10 @@
-"""annotate: every legal move with the effects it fires, their kinds and whether going out with it is forbidden."""
+"""annotate: every legal move with the effects it fires, their kinds and whether going out with it is forbidden;
+forbidden_last: the cards that could not be a seat's last one."""
 import random
 
 import pytest
 
-from referee import InputError, actors, annotate, apply, catalog, instantiate, judge, legal_moves, new_game
+from referee import InputError, actors, annotate, apply, catalog, forbidden_last, instantiate, judge, legal_moves, new_game
 from referee.effects import ClearLocks, Cut, Lock, Revolution, SevenPass, Skip
 
 from .helpers import bad, game, only, play, with_other_hands_swapped
@@ -56,6 +57,25 @@ def test_forbidden_finish_is_set_on_every_play_that_could_not_be_the_last(cards,
     st = game("nanko", [["S3", "C2", "H8", "JK1"], ["S4", "SQ", "HK"], ["H5", "HA"]], rules)
     [entry] = [e for e in entries(st, 0, cards=cards) if "as" not in e]
     assert entry["forbidden_finish"] is forbidden
+
+
+def test_forbidden_last_names_the_cards_no_legal_move_plays_alone_too():
+    rules = only("nanko", "eight_cut", forbidden_finish={"joker": True, "strongest_rank": True, "cut": True})
+    st = game("nanko", [["S3", "H8", "C2", "JK1", "D9"], ["SK", "S5"]], rules)
+    _, st = play(st, 0, "D9")
+    _, st = play(st, 1, "SK")  # seat 0 may follow only with C2 or the joker: its 3 and 8 are no single play now
+    assert {tuple(e.get("cards", ())) for e in legal_moves(st, 0)} == {(), ("C2",), ("JK1",)}
+    assert forbidden_last(st, 0) == ["H8", "C2", "JK1"]
+    st = game("uecda", [["S3", "C2", "JK1"], ["S4"]], only("uecda"))
+    assert forbidden_last(st, 0) == []  # no forbidden finish under these rules
+
+
+def test_forbidden_last_follows_the_order_in_force():
+    rules = only("nanko", "revolution", forbidden_finish={"joker": False, "strongest_rank": True, "cut": False})
+    st = game("nanko", [["S4", "H4", "D4", "C4", "S3", "S2"], ["S5", "SK"], ["H5", "HA"]], rules)
+    assert forbidden_last(st, 0) == ["S2"]
+    _, st = play(st, 0, "S4", "H4", "D4", "C4")  # a revolution: the 3 is the strongest rank now
+    assert forbidden_last(st, 0) == ["S3"]
 
 
 def test_going_out_with_an_annotated_forbidden_play_ranks_the_seat_last():
@@ -132,6 +152,7 @@ def test_annotations_agree_with_the_verdicts_and_never_read_another_hand(preset)
                 if rng.random() < 0.2:
                     other = with_other_hands_swapped(st, seat, rng)
                     assert annotate(other, legal_moves(other, seat)) == annotated
+                    assert forbidden_last(other, seat) == forbidden_last(st, seat)
                     swaps += 1
                 for entry in annotated:
                     if "choose" in entry:

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from referee import annotate, instantiate, legal_moves, state_from_json
+from referee import annotate, forbidden_last, instantiate, legal_moves, state_from_json
 from referee.cards import RANKS
 
 from ..engine.helpers import with_other_hands_swapped
@@ -49,14 +49,16 @@ class Walk:
             self.no_leak(view, seq, seat, "state")
             legal = self.c.legal(self.gid, self.token(seat), seat)
             self.no_leak(legal, seq, seat, "legal-moves")
-            self.annotations_read_no_other_hand(state, seat, legal["moves"])
+            self.annotations_read_no_other_hand(state, seat, legal)
         return state, seq
 
     def annotations_read_no_other_hand(self, table_state, seat, served):
-        """The annotated moves a seat is served are those of any table that differs only in the other hands."""
+        """What the legal moves tell a seat besides the moves (annotations, forbidden_last) is the same for any
+        table that differs only in the other hands."""
         other = with_other_hands_swapped(state_from_json(table_state), seat, self.rng)
-        assert served == annotate(other, legal_moves(other, seat)), (seat, table_state["seq"])
-        self.annotated += sum(1 for m in served if m["effects"] or m["forbidden_finish"])
+        assert served["moves"] == annotate(other, legal_moves(other, seat)), (seat, table_state["seq"])
+        assert served["forbidden_last"] == forbidden_last(other, seat), (seat, table_state["seq"])
+        self.annotated += sum(1 for m in served["moves"] if m["effects"] or m["forbidden_finish"])
 
     def what_ifs(self, seat, moves, seq, rng):
         token, view = self.token(seat), self.c.state(self.gid, self.token(seat))[0]

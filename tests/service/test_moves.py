@@ -37,7 +37,9 @@ def test_a_served_entry_is_proposed_as_it_is_and_its_annotations_are_not_recorde
     g = client.create(preset="nanko", rules={"first_card": False}, hands=[[s + "3", e] for s, e in zip("SHDC", eights)])
     gid, t = g["game_id"], g["table_token"]
     seat = client.legal(gid, t, 0)["actors"][0]
-    served = client.legal(gid, g["seat_tokens"][seat], seat)["moves"]
+    answer = client.legal(gid, g["seat_tokens"][seat], seat)
+    served = answer["moves"]
+    assert answer["forbidden_last"] == [eights[seat]]  # nanko: going out with a cut is forbidden
     assert all({"effects", "kinds", "forbidden_finish"} <= set(m) for m in served)
     eight = next(m for m in served if m.get("cards") == [eights[seat]])
     assert eight["effects"] == ["eight_cut"] and eight["kinds"] == ["cut"]

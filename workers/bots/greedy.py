@@ -26,7 +26,7 @@ WANTED = {"give", "discard", "cut", "lock", "rank_lock"}  # effect kinds worth d
 class Context:
     """What the scoring needs from the view and the annotated legal moves, computed once per decision."""
 
-    def __init__(self, view: dict, seat: int, legal: list[dict]):
+    def __init__(self, view: dict, seat: int, forbidden_last=()):
         self.view = view
         self.seat = seat
         me = view["players"][seat]
@@ -37,26 +37,15 @@ class Context:
         self.ranks = Counter(rank(c) for c in self.hand)
         others = [p["hand_count"] for p in view["players"] if p["seat"] != seat and p["place"] is None]
         self.danger = bool(others) and min(others) <= 2
-        self.stuck_cards = last_forbidden(legal)
+        self.last_forbidden = set(forbidden_last)  # cards that cannot be the last one (the engine says which)
         # how weak the hand is: below 0 means a reversed order would suit it
         nat = [strength(c, False) for c in self.hand if not is_joker(c)]
         self.weakness = (sum(nat) / len(nat) - 6.0) if nat else 0.0
 
 
-def last_forbidden(legal: list[dict]) -> set[str]:
-    """The cards that cannot be the last one: every legal single play of them is a forbidden finish (as the
-    engine annotates it; a card with no legal single play now is not counted)."""
-    singles: dict[str, bool] = {}
-    for m in legal:
-        if m["action"] == "play" and len(m["cards"]) == 1:
-            c = m["cards"][0]
-            singles[c] = singles.get(c, True) and m["forbidden_finish"]
-    return {c for c, forbidden in singles.items() if forbidden}
-
-
 def _stuck(rest: list[str], ctx: Context) -> bool:
     """Whether every remaining card could only finish forbidden (keep a way out)."""
-    return bool(rest) and all(c in ctx.stuck_cards for c in rest)
+    return bool(rest) and all(c in ctx.last_forbidden for c in rest)
 
 
 def play_score(move: dict, ctx: Context) -> float:
@@ -105,13 +94,13 @@ def play_score(move: dict, ctx: Context) -> float:
         score += 12.0
     elif len(rest) <= 3:
         # cards that cannot be the last one are liabilities near the end: spend them while possible
-        score += 2.0 * sum(1 for c in rest if c in ctx.stuck_cards)
+        score += 2.0 * sum(1 for c in rest if c in ctx.last_forbidden)
     return score
 
 
-def rank_plays(view: dict, legal: list[dict], seat: int) -> list[tuple[float, dict]]:
+def rank_plays(view: dict, legal: list[dict], seat: int, forbidden_last=()) -> list[tuple[float, dict]]:
     """Every legal move of a turn with its greedy score, best first (pass included)."""
-    ctx = Context(view, seat, legal)
+    ctx = Context(view, seat, forbidden_last)
     out = []
     leads = ctx.field is None and any(m["action"] == "play" for m in legal)
     for m in legal:
@@ -165,14 +154,21 @@ def _cheapest(entry: dict, value) -> list[str]:
     return out
 
 
-def choose_decision(view: dict, legal: list[dict], seat: int) -> dict:
-    ctx = Context(view, seat, legal)
+def choose_decision(view: dict, legal: list[dict], seat: int, forbidden_last=()) -> dict:
+    ctx = Context(view, seat, forbidden_last)
     action = legal[0]["action"] if legal[0]["action"] != "pass" else legal[-1]["action"]
     exchange = view.get("phase") == "exchange"
     rev = False if exchange else ctx.rev
     if action in ("give", "discard"):
         def cost(cards):
-            return sum(card_value(c, rev, ctx.ranks) for c in cards)
+            value = sum(card_value(c, rev, ctx.ranks) for c in cards)
+            if not exchange and ctx.last_forbidden:
+                rest = [c for c in ctx.hand if c not in cards]
+                if rest and len(rest) <= 4:
+                    # keep a hand that can still go out legally: rid it of the cards that cannot finish
+                    value += 20 * sum(1 for c in rest if c in ctx.last_forbidden)
+                    value += 40 if _stuck(rest, ctx) else 0
+            return value
         entry = next(m for m in legal if m["action"] == action)
         if "choose" not in entry:
             return min((m for m in legal if m["action"] == action), key=lambda m: (cost(m["cards"]), m["cards"]))
@@ -202,19 +198,19 @@ def choose_decision(view: dict, legal: list[dict], seat: int) -> dict:
     return legal[0]
 
 
-def choose(view: dict, legal: list[dict], rng: random.Random, history=None) -> dict:
+def choose(view: dict, legal: list[dict], rng: random.Random, history=None, forbidden_last=()) -> dict:
     seat = legal[0]["seat"]
     if view.get("pending"):
         plays = [m for m in legal if m["action"] == "play"]
         if not plays:
-            return choose_decision(view, legal, seat)
+            return choose_decision(view, legal, seat, forbidden_last)
         # the next leader during a cut-back window: cut back if it would, else lead at once (closing the window)
         answers = [m for m in legal if m["action"] != "play"]
         if any(m["action"] == "cut_back" for m in answers):
-            pick = choose_decision(view, answers, seat)
+            pick = choose_decision(view, answers, seat, forbidden_last)
             if pick["action"] == "cut_back":
                 return pick
-        return rank_plays({**view, "field": None, "pending": []}, plays, seat)[0][1]
+        return rank_plays({**view, "field": None, "pending": []}, plays, seat, forbidden_last)[0][1]
     if len(legal) == 1:
         return legal[0]
-    return rank_plays(view, legal, seat)[0][1]
+    return rank_plays(view, legal, seat, forbidden_last)[0][1]

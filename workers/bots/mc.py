@@ -22,7 +22,7 @@ from referee.verdict import Verdict
 
 from . import greedy
 from .cards import game_deck
-from .observer import observe
+from .observer import ask
 
 MAX_PLIES = 2000
 
@@ -40,7 +40,7 @@ def playout(st, seat: int, rng: random.Random, deadline: float | None = None) ->
         s = acting[0]
         legal = legal_moves(st, s)
         single = len(legal) == 1 and "choose" not in legal[0]
-        move = legal[0] if single else greedy.choose(*observe(st, s, legal), rng)
+        move = legal[0] if single else ask(greedy.choose, st, s, rng, legal=legal)
         new = advance(st, move)  # the state only: no verdict or event built
         if isinstance(new, Verdict):
             break  # not legal after all (cannot happen with a move from legal_moves): the deal is cut short
@@ -108,11 +108,11 @@ class MonteCarloBot:
         self.candidates = candidates
         self.last_stats: dict = {}
 
-    def __call__(self, view: dict, legal: list[dict], rng: random.Random, history=None) -> dict:
-        return self.choose(view, legal, rng, history=history)
+    def __call__(self, view: dict, legal: list[dict], rng: random.Random, history=None, forbidden_last=()) -> dict:
+        return self.choose(view, legal, rng, history=history, forbidden_last=forbidden_last)
 
-    def candidates_for(self, view: dict, legal: list[dict], seat: int) -> list[dict]:
-        ranked = greedy.rank_plays(view, legal, seat)
+    def candidates_for(self, view: dict, legal: list[dict], seat: int, forbidden_last=()) -> list[dict]:
+        ranked = greedy.rank_plays(view, legal, seat, forbidden_last)
         if ranked[0][0] <= -1000:  # it can go out legally now
             return [ranked[0][1]]
         out, seen = [], set()
@@ -125,12 +125,12 @@ class MonteCarloBot:
                 out.append(m)
         return out
 
-    def choose(self, view: dict, legal: list[dict], rng: random.Random, history=None) -> dict:
+    def choose(self, view: dict, legal: list[dict], rng: random.Random, history=None, forbidden_last=()) -> dict:
         deadline = time.perf_counter() + self.budget_ms / 1000.0
         seat = legal[0]["seat"]
         if view.get("pending") or len(legal) == 1:
-            return greedy.choose(view, legal, rng)
-        cands = self.candidates_for(view, legal, seat)
+            return greedy.choose(view, legal, rng, forbidden_last=forbidden_last)
+        cands = self.candidates_for(view, legal, seat, forbidden_last)
         if len(cands) == 1:
             return cands[0]
         known = known_gifts(history, seat)
