@@ -25,6 +25,9 @@ from .cards import game_deck
 from .observer import ask
 
 MAX_PLIES = 2000
+# Greedy weighs the cards that cannot be the last one only when few cards are left: in playouts they are asked
+# for (forbidden_last, a judgment per card) only from this many cards on, which keeps a playout ply cheap.
+NEAR_THE_END = 6
 
 
 def playout(st, seat: int, rng: random.Random, deadline: float | None = None) -> int | None:
@@ -40,7 +43,7 @@ def playout(st, seat: int, rng: random.Random, deadline: float | None = None) ->
         s = acting[0]
         legal = legal_moves(st, s)
         single = len(legal) == 1 and "choose" not in legal[0]
-        move = legal[0] if single else ask(greedy.choose, st, s, rng, legal=legal)
+        move = legal[0] if single else ask(greedy.choose, st, s, rng, legal=legal, last=st.left(s) <= NEAR_THE_END)
         new = advance(st, move)  # the state only: no verdict or event built
         if isinstance(new, Verdict):
             break  # not legal after all (cannot happen with a move from legal_moves): the deal is cut short

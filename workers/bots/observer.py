@@ -12,13 +12,14 @@ class Observation(NamedTuple):
     forbidden_last: list[str]    # GET …/legal-moves: the seat's cards that could not be its last card
 
 
-def observe(st, seat: int, legal: list[dict] | None = None) -> Observation:
-    """What ``seat`` is shown; ``legal`` is ``legal_moves(st, seat)`` when the caller has it already."""
+def observe(st, seat: int, legal: list[dict] | None = None, last: bool = True) -> Observation:
+    """What ``seat`` is shown; ``legal`` is ``legal_moves(st, seat)`` when the caller has it already. Without
+    ``last``, ``forbidden_last`` is left empty (the mc playouts' economy for hands far from their end)."""
     moves = legal_moves(st, seat) if legal is None else legal
-    return Observation(state_to_json(st, viewer=seat), annotate(st, moves), forbidden_last(st, seat))
+    return Observation(state_to_json(st, viewer=seat), annotate(st, moves), forbidden_last(st, seat) if last else [])
 
 
-def ask(bot, st, seat: int, rng, history=None, legal: list[dict] | None = None) -> dict:
+def ask(bot, st, seat: int, rng, history=None, legal: list[dict] | None = None, last: bool = True) -> dict:
     """The move ``bot`` chooses for ``seat`` from what the observer shows it (and its redacted log)."""
-    seen = observe(st, seat, legal)
+    seen = observe(st, seat, legal, last)
     return bot(seen.view, seen.legal, rng, history=history, forbidden_last=seen.forbidden_last)
