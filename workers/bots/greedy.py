@@ -24,7 +24,7 @@ WANTED = {"give", "discard", "cut", "lock", "rank_lock"}  # effect kinds worth d
 
 
 class Context:
-    """What the scoring needs from the view and the annotated legal moves, computed once per decision."""
+    """What the scoring needs from the view and the cards that cannot be the last one, once per decision."""
 
     def __init__(self, view: dict, seat: int, forbidden_last=()):
         self.view = view
