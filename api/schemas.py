@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from referee.moves import ANNOTATIONS
+
 MAX_SEQ = 2 ** 53  # far above any game's seq, far below Redis' 64-bit stream ids
 ACTIONS = ["play", "pass", "give", "discard", "take", "request", "cut_back"]
 Card = fields.String(validate=validate.Length(min=1, max=4))
@@ -47,6 +49,10 @@ class MoveSchema(Schema):
     decline = fields.Raw(allow_none=True)
     rank = fields.Raw(allow_none=True)
     count = fields.Integer(strict=True, allow_none=True)
+    # a legal-moves entry proposed as served: its annotations are the referee's answer, ignored (move_from)
+    effects = fields.Raw(allow_none=True)
+    kinds = fields.Raw(allow_none=True)
+    forbidden_finish = fields.Raw(allow_none=True)
 
 
 class MoveRequestSchema(MoveSchema):
@@ -124,7 +130,8 @@ class LegalMovesSchema(Schema):
     seat = fields.Integer(required=True)
     seq = fields.Integer(required=True)
     actors = fields.List(fields.Integer(), required=True)  # the seats that must act now
-    moves = fields.List(fields.Dict(), required=True)
+    moves = fields.List(fields.Dict(), required=True)  # each annotated: effects, kinds, forbidden_finish
+    forbidden_last = fields.List(fields.String(), required=True)  # the seat's cards that cannot be its last
 
 
 class EventsSchema(Schema):
@@ -132,9 +139,12 @@ class EventsSchema(Schema):
     events = fields.List(fields.Dict(), required=True)
 
 
+IGNORED = ("expected_seq", *ANNOTATIONS)
+
+
 def move_from(data: dict) -> dict:
     """The engine's move dict from a loaded MoveSchema (``as_`` back to ``as``)."""
-    move = {k: v for k, v in data.items() if k != "expected_seq"}
+    move = {k: v for k, v in data.items() if k not in IGNORED}
     if "as_" in move:
         move["as"] = move.pop("as_")
     return move

@@ -14,9 +14,10 @@ import argparse
 import random
 import time
 
-from referee import actors, apply, legal_moves, new_game, state_to_json
+from referee import actors, apply, new_game
 from referee.presets import PRESETS
 from workers.bots import make
+from workers.bots.observer import observe
 
 
 def decision_points(preset: str, wanted: int, seed: int):
@@ -27,11 +28,10 @@ def decision_points(preset: str, wanted: int, seed: int):
         st, _ = new_game(preset, None, ["a", "b", "c", "d"], rng.randrange(1 << 30))
         while actors(st):
             s = actors(st)[0]
-            legal = legal_moves(st, s)
-            view = state_to_json(st, viewer=s)
-            if not st.pending and len(legal) > 2 and rng.random() < 0.15 and len(points) < wanted:
-                points.append((view, legal))
-            _, st, _ = apply(st, greedy(view, legal, rng))
+            seen = observe(st, s)
+            if not st.pending and len(seen.legal) > 2 and rng.random() < 0.15 and len(points) < wanted:
+                points.append(seen)
+            _, st, _ = apply(st, greedy(seen.view, seen.legal, rng, forbidden_last=seen.forbidden_last))
     return points
 
 
@@ -45,9 +45,9 @@ def main():
     for preset in PRESETS:
         bot = make("mc", playouts=args.playouts, budget_ms=10 ** 9)
         total, elapsed = 0, 0.0
-        for i, (view, legal) in enumerate(decision_points(preset, args.decisions, args.seed)):
+        for i, (view, legal, last) in enumerate(decision_points(preset, args.decisions, args.seed)):
             t0 = time.process_time()
-            bot(view, legal, random.Random(i))
+            bot(view, legal, random.Random(i), forbidden_last=last)
             elapsed += time.process_time() - t0
             total += bot.last_stats.get("playouts", 0) if bot.last_stats else 0
             bot.last_stats = {}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 
 from .cards import JOKERS_MASK, NORMAL_MASK, cards_of, codes, count, rank_mask, rank_name
+from .flow import forbidden_reason
 from .play import not_held
 from .rules.base import PlayContext, Rejection
 from .shapes import readings
@@ -252,17 +253,17 @@ def _request(st, head, mv, log):
     return replace(st, pending=(give,) + queue)
 
 
+def cut_back_finish(st, seat, cards, rule) -> str | None:
+    """Why going out with a cut back (``rule``) of ``cards`` (jokers) would rank ``seat`` from the bottom, or None."""
+    reading = readings(cards, frozenset())[0]
+    return forbidden_reason(PlayContext(st, seat, reading, None, st.reversed, frozenset(), frozenset(), rule, 0), ())
+
+
 def _cut_back(st, mv, rule, log):
     reading = readings(mv.cards, frozenset())[0]
     st = st.without(mv.seat, mv.cards)
     beneath = st.beneath | (st.field.reading.mask if st.field else 0)
     log.append({"kind": "cut_back", "seat": mv.seat, "cards": codes(mv.cards), "rule": rule})
-    went_out = ()
-    if st.left(mv.seat) == 0:
-        why = None
-        ctx = PlayContext(st, mv.seat, reading, None, st.reversed, frozenset(), frozenset(), rule, 0)
-        for module, params in st.rules.finish_hooks:
-            why = why or module.finish_verdict(ctx, (), params)
-        went_out = ((mv.seat, why),)
+    went_out = ((mv.seat, cut_back_finish(st, mv.seat, mv.cards, rule)),) if st.left(mv.seat) == 0 else ()
     return replace(st, field=Field(reading, mv.seat), beneath=beneath, pending=(),
                    after=After(mv.seat, cut=rule, went_out=st.after.went_out + went_out))

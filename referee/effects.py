@@ -8,6 +8,10 @@ Every effect folds itself onto one ``resolution.Resolution``; the merge rules of
 effects that meet on one play are written in their ``fold``: several revolutions
 turn the order once and the highest threshold holds; an exact suit lock beats a
 partial one whatever their order; cuts keep the first; skips add up.
+
+``KIND`` says what an effect does in the words clients read (``referee.annotate``): ``lock``, ``rank_lock``,
+``unlock``, ``revolution``, ``jack_back``, ``reverse``, ``others_discard``, ``take``, ``give``, ``discard``,
+``cut``, ``skip``.
 """
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ class Lock:
     suits: int
     exact: bool
     ORDER = 1
+    KIND = "lock"
 
     def fold(self, res):
         if self.exact:
@@ -35,6 +40,7 @@ class Unlock:
     rule: str
     rank: bool = False          # it ends the rank lock (else the suit locks)
     ORDER = 1
+    KIND = "unlock"
 
     def fold(self, res):
         if self.rank:
@@ -47,6 +53,7 @@ class Unlock:
 class RankLock:
     rule: str
     ORDER = 1
+    KIND = "rank_lock"
 
     def fold(self, res):
         res.rank_lock = True
@@ -57,6 +64,7 @@ class Revolution:
     rule: str
     threshold: int = 0          # from now on a revolution needs this many cards (0: unchanged)
     ORDER = 2
+    KIND = "revolution"
 
     def fold(self, res):
         res.revolution = True   # several on one play turn the order once
@@ -67,6 +75,7 @@ class Revolution:
 class JackBack:
     rule: str
     ORDER = 2
+    KIND = "jack_back"
 
     def fold(self, res):
         res.jack_back = not res.jack_back
@@ -77,6 +86,7 @@ class Reverse:
     rule: str
     trick: bool = False         # the direction comes back when the trick ends
     ORDER = 2
+    KIND = "reverse"
 
     def fold(self, res):
         res.direction = -res.direction
@@ -88,6 +98,7 @@ class BloodyMary:
     rule: str
     count: int
     ORDER = 3
+    KIND = "others_discard"
 
     def fold(self, res):
         st, seat = res.st, res.ctx.seat
@@ -103,6 +114,7 @@ class BloodyMary:
 class Resurrect:
     rule: str
     ORDER = 4
+    KIND = "take"
 
     def fold(self, res):
         if res.ctx.left_after:
@@ -114,6 +126,7 @@ class SevenPass:
     rule: str
     count: int
     ORDER = 5
+    KIND = "give"
 
     def fold(self, res):
         to = res.st.next_active(res.ctx.seat, res.direction)
@@ -126,6 +139,7 @@ class TenDiscard:
     rule: str
     count: int
     ORDER = 6
+    KIND = "discard"
 
     def fold(self, res):
         res.queue.append(Pending(res.ctx.seat, "discard", self.count, self.rule))
@@ -135,6 +149,7 @@ class TenDiscard:
 class Cut:
     rule: str
     ORDER = 7
+    KIND = "cut"
 
     def fold(self, res):
         res.cut = res.cut or self.rule
@@ -145,6 +160,7 @@ class Skip:
     rule: str
     count: int
     ORDER = 8
+    KIND = "skip"
 
     def fold(self, res):
         res.skip += self.count
@@ -155,6 +171,7 @@ class ClearLocks:
     """Every lock ends (after an attach revolution, whatever the other effects locked)."""
     rule: str
     ORDER = 9
+    KIND = "unlock"
 
     def fold(self, res):
         res.lock, res.rank_lock = (0, None), False

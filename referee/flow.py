@@ -110,6 +110,15 @@ def _free_places(st):
     return st.free_places()
 
 
+def forbidden_reason(ctx, effects) -> str | None:
+    """Why going out with the play of ``ctx`` (firing ``effects``) ranks the player from the bottom (the rules'
+    finish_verdict hooks), or None. The hooks read the play, never how many cards it leaves."""
+    why = None
+    for module, params in ctx.state.rules.finish_hooks:
+        why = why or module.finish_verdict(ctx, effects, params)
+    return why
+
+
 def finish(st, seat, forbidden, log):
     """``seat`` has emptied its hand: rank it (from the bottom if ``forbidden``), then the house rules."""
     free = _free_places(st)

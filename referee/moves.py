@@ -7,7 +7,8 @@ from .cards import RANKS, card, code, codes, parse, parse_many, parse_rank, rank
 from .errors import InputError
 
 ACTIONS = ("play", "pass", "give", "discard", "take", "request", "cut_back")
-FIELDS = {"seat", "action", "cards", "as", "declare", "decline", "rank", "count", "expected_seq"}
+ANNOTATIONS = ("effects", "kinds", "forbidden_finish")  # referee.annotate's keys: an echoed entry is accepted
+FIELDS = {"seat", "action", "cards", "as", "declare", "decline", "rank", "count", "expected_seq", *ANNOTATIONS}
 
 
 @dataclass(frozen=True, slots=True)

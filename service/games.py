@@ -274,7 +274,8 @@ class GameService:
             raise ApiError(f"seat {seat} is not at this table (0..{len(rec.seat_hashes) - 1})", code="bad_seat")
         state = self.state_of(rec)
         return {"seat": seat, "seq": rec.seq, "actors": engine.actors(state),
-                "moves": engine.legal_moves(state, seat)}
+                "moves": engine.annotate(state, engine.legal_moves(state, seat)),
+                "forbidden_last": engine.forbidden_last(state, seat)}
 
     # --- the log ------------------------------------------------------------
     def events(self, gid: str, viewer, after: int = -1, include_rejected: bool = False) -> dict:

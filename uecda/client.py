@@ -6,8 +6,9 @@ import random
 import socket
 import time
 
-from referee import judge, legal_moves, state_to_json
+from referee import judge, legal_moves
 from workers.bots import make
+from workers.bots.observer import observe
 
 from . import protocol, tables
 from .conn import Fault, Peer
@@ -29,10 +30,9 @@ def connect(host: str, port: int, timeout: float) -> socket.socket:
             time.sleep(0.05)  # polling a port that is not open yet; nothing to wait on
 
 
-def bot_view(st, seat: int) -> dict:
+def bot_view(view: dict) -> dict:
     """The seat's view as the bots know it from a served game: the tracker's table-mode bookkeeping (other hands
     as unknown counts) would make the mc bot's sampled deals inconsistent, and it would fall back to greedy."""
-    view = state_to_json(st, viewer=seat)
     return dict(view, table=False, players=[dict(p, unknown=0) for p in view["players"]])
 
 
@@ -62,7 +62,11 @@ class Client:
             return {"seat": seat, "action": "pass"}   # lost track after a disagreement: pass to the next deal
         st = tr.state
         legal = legal_moves(st, seat)
-        move = legal[0] if len(legal) == 1 else self.choose(bot_view(st, seat), legal, self.rng)
+        if len(legal) == 1:
+            move = legal[0]
+        else:
+            seen = observe(st, seat, legal)
+            move = self.choose(bot_view(seen.view), seen.legal, self.rng, forbidden_last=seen.forbidden_last)
         if move["action"] == "play" and any(c.startswith("JK") for c in move["cards"]) and len(move["cards"]) > 1 \
                 and not move.get("as"):
             move = dict(move, **{"as": judge(st, move).reading})

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import random
 
-from referee import judge, legal_moves, state_from_json, state_to_json
+from referee import judge, legal_moves, state_from_json
 from referee.cards import cards_of, code, rank_of, suit_of
 from workers.bots import make
+from workers.bots.observer import ask
 
 from . import protocol
 from .conn import Peer
@@ -73,7 +74,7 @@ class Bot:
         st = state_from_json(state_json)
         legal = legal_moves(st, seat)
         rng = random.Random(f"uecda:{self.seed}:{st.seq}:{seat}")
-        move = legal[0] if len(legal) == 1 else self.choose(state_to_json(st, viewer=seat), legal, rng)
+        move = legal[0] if len(legal) == 1 else ask(self.choose, st, seat, rng, legal=legal)
         if move.get("action") == "play" and any(c.startswith("JK") for c in move.get("cards", ())) \
                 and not move.get("as") and len(move["cards"]) > 1:
             move = dict(move, **{"as": judge(st, move).reading})  # the table needs the joker's cell

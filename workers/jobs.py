@@ -20,6 +20,7 @@ from service.settings import Settings
 from service.store import GameStore
 
 from . import bots
+from .bots.observer import ask
 
 
 log = logging.getLogger("referee.bots")
@@ -74,7 +75,7 @@ def _bot(name: str, mc_budget_ms: float | None, mc_playouts: int | None):
 def play(service: GameService, game_id: str, seq: int, strategy=bots.get) -> dict:
     """Submit one bot move through the same conditional append as any client.
 
-    The bot gets the seat's view, the legal moves and (if it wants it) the seat's redacted log; ``mc`` stops
+    The bot gets what the observer builds (the seat's view and its annotated legal moves) and (if it wants it) the seat's redacted log; ``mc`` stops
     searching at its time budget (200 ms by default), so the move is proposed well within budget + 1 s.
     On a seq conflict, re-read: if the game moved on, the applier of the newer
     seq scheduled its own job, so this one only retries while it is still current.
@@ -91,18 +92,16 @@ def play(service: GameService, game_id: str, seq: int, strategy=bots.get) -> dic
         if not seats:
             return {"status": "no_bot_to_act", "seq": seq}
         seat = seats[0]
-        view = engine.state_to_json(state, viewer=seat)
         legal = engine.legal_moves(state, seat)
         if not legal:
             return {"status": "no_legal_move", "seq": seq, "seat": seat}
         rng = random.Random(f"{game_id}:{seq}:{seat}")
         bot = strategy(rec.bots[seat])
-        if getattr(bots, "wants_history", lambda b: False)(bot):
+        history = None
+        if bots.wants_history(bot):
             # the seat's own redacted log: what it could have seen at the table, nothing more
             history = [engine.redact_event(e, seat) for e in service.store.events(game_id)]
-            move = bot(view, legal, rng, history=history)
-        else:
-            move = bot(view, legal, rng)
+        move = ask(bot, state, seat, rng, history=history, legal=legal)
         try:
             status, body = service.propose(game_id, move, viewer=seat, expected_seq=seq, rec=rec)
         except Exception as exc:  # noqa: BLE001 - a conflict means: re-read and decide again

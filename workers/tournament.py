@@ -15,9 +15,10 @@ import random
 import sys
 import time
 
-from referee import actors, apply, legal_moves, new_game, next_deal, redact_event, state_to_json
+from referee import actors, apply, legal_moves, new_game, next_deal, redact_event
 
 from .bots import make, wants_history
+from .bots.observer import ask
 
 MAX_PLIES_PER_DEAL = 5000
 
@@ -58,8 +59,7 @@ def play_match(task: dict) -> dict:
                 move = legal[0]
             else:
                 rng = random.Random(f"{seed}:{index}:{st.seq}:{seat}")
-                view = state_to_json(st, viewer=seat)
-                move = bots[seat](view, legal, rng, history=history_of[seat])
+                move = ask(bots[seat], st, seat, rng, history=history_of[seat], legal=legal)
             verdict, st, evs = apply(st, move)
             if not verdict.legal:
                 raise RuntimeError(f"bot {names[seat]} chose an illegal move {move}: {verdict.to_json()}")

@@ -4,10 +4,12 @@ import random
 
 import pytest
 
-from referee import actors, apply, catalog, legal_moves, new_game, next_deal, redact_event, state_from_json, \
-    state_to_json
+from referee import actors, apply, catalog, new_game, next_deal, redact_event, state_from_json, state_to_json
 from workers.bots import make, mc
+from workers.bots.observer import ask, observe
 from workers.tournament import play_match, run
+
+from ..engine.helpers import with_other_hands_swapped
 
 TINY_MC = {"playouts": 4, "budget_ms": 60000}
 
@@ -19,9 +21,9 @@ class Spy:
         self.bot, self.views = bot, []
         self.uses_history = getattr(bot, "uses_history", False)
 
-    def __call__(self, view, legal, rng, history=None):
+    def __call__(self, view, legal, rng, history=None, forbidden_last=()):
         self.views.append((json.loads(json.dumps(view)), history))
-        return self.bot(view, legal, rng, history=history)
+        return self.bot(view, legal, rng, history=history, forbidden_last=forbidden_last)
 
 
 def test_a_bot_gets_only_its_seat_view(monkeypatch):
@@ -57,18 +59,6 @@ def test_a_bot_gets_only_its_seat_view(monkeypatch):
     assert dealt > 0, "no history with a deal reached a bot: the redaction check above checked nothing"
 
 
-def _with_other_hands_swapped(st, seat, rng):
-    """The same table except that the other seats' hands are reshuffled among them (same counts)."""
-    table = state_to_json(st)
-    others = [p for p in table["players"] if p["seat"] != seat]
-    pool = [c for p in others for c in p["hand"]]
-    rng.shuffle(pool)
-    for p in others:
-        k = len(p["hand"])
-        p["hand"], pool = pool[:k], pool[k:]
-    return state_from_json(table)
-
-
 @pytest.mark.parametrize("bot_name", ["random", "greedy", "mc"])
 @pytest.mark.parametrize("preset", ["uecda", "nanko", "gekifugo"])
 def test_hidden_hands_do_not_change_a_choice(bot_name, preset):
@@ -77,14 +67,14 @@ def test_hidden_hands_do_not_change_a_choice(bot_name, preset):
     # play a few plies so that the field is not empty
     for _ in range(6):
         s = actors(st)[0]
-        _, st, _ = apply(st, make("greedy")(state_to_json(st, viewer=s), legal_moves(st, s), rng))
+        _, st, _ = apply(st, ask(make("greedy"), st, s, rng))
     seat = actors(st)[0]
-    other = _with_other_hands_swapped(st, seat, random.Random(5))
+    other = with_other_hands_swapped(st, seat, random.Random(5))
     assert state_to_json(other) != state_to_json(st)
-    assert state_to_json(other, viewer=seat) == state_to_json(st, viewer=seat)
+    assert observe(other, seat) == observe(st, seat)
     bot = make(bot_name, **(TINY_MC if bot_name == "mc" else {}))
-    a = bot(state_to_json(st, viewer=seat), legal_moves(st, seat), random.Random(9))
-    b = bot(state_to_json(other, viewer=seat), legal_moves(other, seat), random.Random(9))
+    a = ask(bot, st, seat, random.Random(9))
+    b = ask(bot, other, seat, random.Random(9))
     assert a == b
 
 
@@ -110,8 +100,7 @@ def test_a_bot_game_with_random_rule_switches_ends(preset, case):
             if not acting:
                 break
             s = acting[0]
-            legal = legal_moves(st, s)
-            move = bots[s](state_to_json(st, viewer=s), legal, random.Random(st.seq), history=history)
+            move = ask(bots[s], st, s, random.Random(st.seq), history=history)
             verdict, st, evs = apply(st, move)
             assert verdict.legal, (rules, move, verdict.to_json())
             history += [redact_event(ev, 0) for ev in evs]
@@ -122,7 +111,7 @@ def test_a_bot_game_with_random_rule_switches_ends(preset, case):
 def test_mc_is_deterministic_under_a_seed_and_caps_its_playouts():
     st, _ = new_game("nanko", None, ["a", "b", "c", "d"], seed=21)
     seat = actors(st)[0]
-    view, legal = state_to_json(st, viewer=seat), legal_moves(st, seat)
+    view, legal, _ = observe(st, seat)
     bot = make("mc", playouts=9, budget_ms=60000)
     first = bot(view, legal, random.Random(4))
     assert bot.last_stats["playouts"] <= 9 and bot.last_stats["worlds"] >= 1
@@ -130,18 +119,17 @@ def test_mc_is_deterministic_under_a_seed_and_caps_its_playouts():
 
 
 def _decision_points(preset, wanted, seed):
-    """(view, legal) of turns with a real choice, from greedy self-play."""
+    """What the observer shows at turns with a real choice, from greedy self-play."""
     rng, points = random.Random(seed), []
     greedy = make("greedy")
     while len(points) < wanted:
         st, _ = new_game(preset, None, ["a", "b", "c", "d"], seed=rng.randrange(1 << 20))
         while actors(st) and len(points) < wanted:
             s = actors(st)[0]
-            legal = legal_moves(st, s)
-            view = state_to_json(st, viewer=s)
-            if not st.pending and len(legal) > 2:
-                points.append((view, legal))
-            _, st, _ = apply(st, greedy(view, legal, rng))
+            seen = observe(st, s)
+            if not st.pending and len(seen.legal) > 2:
+                points.append(seen)
+            _, st, _ = apply(st, greedy(seen.view, seen.legal, rng, forbidden_last=seen.forbidden_last))
     return points
 
 
@@ -158,9 +146,9 @@ def test_mc_keeps_within_its_budget_plus_50ms_at_the_99th_percentile(preset):
     budget_ms = 50
     bot = make("mc", budget_ms=budget_ms, playouts=10 ** 6)
     spent = []
-    for i, (view, legal) in enumerate(_decision_points(preset, 40, seed=22)):
+    for i, (view, legal, last) in enumerate(_decision_points(preset, 40, seed=22)):
         t0 = time.thread_time()
-        bot(view, legal, random.Random(i))
+        bot(view, legal, random.Random(i), forbidden_last=last)
         spent.append((time.thread_time() - t0) * 1000)
     spent.sort()
     p99 = spent[int(0.99 * (len(spent) - 1))]

@@ -1,7 +1,7 @@
 """Small helpers so engine scenario tests read like the table: build a deal, play, pass, inspect."""
 from __future__ import annotations
 
-from referee import apply, new_game, next_deal, state_to_json
+from referee import apply, new_game, next_deal, state_from_json, state_to_json
 from referee.presets import PRESETS
 
 # Rules that only shape the game, kept on by ``only``.
@@ -108,3 +108,15 @@ def deal_again(st, hands):
     """The next deal with explicit hands (the current deal must be over)."""
     new, _ = next_deal(st, hands=hands)
     return new
+
+
+def with_other_hands_swapped(st, seat, rng):
+    """The same table except that the other seats' hands are reshuffled among them (same counts)."""
+    table = state_to_json(st)
+    others = [p for p in table["players"] if p["seat"] != seat]
+    pool = [c for p in others for c in p["hand"]]
+    rng.shuffle(pool)
+    for p in others:
+        k = len(p["hand"])
+        p["hand"], pool = pool[:k], pool[k:]
+    return state_from_json(table)

@@ -20,9 +20,13 @@ ACTION = "the cut_back action of a move or pending decision (and the event kind 
 PHASE = "the exchange phase of a deal"
 FIELD = "a State, Ruleset or JSON field that holds the rule's state (revolution, jack_back, rank_lock, jokers)"
 CITED = "the rule a core rejection or event cites in its `rule` value / message"
+KIND = "an effect's kind (effects.KIND: what it changes), named like the state field it changes"
+ANNOTATION = "the legal-moves annotation key forbidden_finish (whether going out with the move ranks from the bottom)"
 
 LABELS = {
-    **{(f, "cut_back"): ACTION for f in ("decisions.py", "engine.py", "legal.py", "moves.py")},
+    **{(f, "cut_back"): ACTION for f in ("annotate.py", "decisions.py", "engine.py", "legal.py", "moves.py")},
+    **{("effects.py", r): KIND for r in ("revolution", "jack_back", "rank_lock")},
+    **{(f, "forbidden_finish"): ANNOTATION for f in ("annotate.py", "moves.py")},
     **{(f, "exchange"): PHASE for f in ("deals.py", "flow.py", "serialize.py")},
     **{(f, r): FIELD for f in ("resolution.py", "state_fields.py") for r in ("revolution", "jack_back", "rank_lock")},
     ("ruleset.py", "jokers"): FIELD,

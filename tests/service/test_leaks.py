@@ -4,7 +4,8 @@ Games of every preset are played over two deals (so the exchange, and gekifugo's
 real move proposed by the acting seat's own token. At every seq each seat reads its state and legal moves and,
 when it must act, judges what-ifs (every rank of a pending request); at the end each seat reads the events, the
 stream, the replay at every seq and the record. Everything it was shown is checked against what it could have
-seen up to that seq (helpers.Knowledge).
+seen up to that seq (helpers.Knowledge); the annotations of its legal moves (effects, forbidden finishes), which
+name no card, must be exactly those of the same table with the other hands reshuffled.
 """
 import json
 import random
@@ -12,9 +13,10 @@ import re
 
 import pytest
 
-from referee import instantiate
+from referee import annotate, forbidden_last, instantiate, legal_moves, state_from_json
 from referee.cards import RANKS
 
+from ..engine.helpers import with_other_hands_swapped
 from .helpers import Knowledge, hands
 
 SEATS = 4
@@ -26,8 +28,9 @@ class Walk:
         self.c, self.g = client, game
         self.gid, self.table = game["game_id"], game["table_token"]
         self.know = Knowledge(SEATS)
-        self.checked = 0
+        self.checked = self.annotated = 0
         self.sealed = {"request": 0, "other": 0}
+        self.rng = random.Random(game["game_id"])
 
     def token(self, seat):
         return self.g["seat_tokens"][seat]
@@ -44,8 +47,18 @@ class Walk:
             view, vseq = self.c.state(self.gid, self.token(seat))
             assert vseq == seq and view["seed"] is None
             self.no_leak(view, seq, seat, "state")
-            self.no_leak(self.c.legal(self.gid, self.token(seat), seat), seq, seat, "legal-moves")
+            legal = self.c.legal(self.gid, self.token(seat), seat)
+            self.no_leak(legal, seq, seat, "legal-moves")
+            self.annotations_read_no_other_hand(state, seat, legal)
         return state, seq
+
+    def annotations_read_no_other_hand(self, table_state, seat, served):
+        """What the legal moves tell a seat besides the moves (annotations, forbidden_last) is the same for any
+        table that differs only in the other hands."""
+        other = with_other_hands_swapped(state_from_json(table_state), seat, self.rng)
+        assert served["moves"] == annotate(other, legal_moves(other, seat)), (seat, table_state["seq"])
+        assert served["forbidden_last"] == forbidden_last(other, seat), (seat, table_state["seq"])
+        self.annotated += sum(1 for m in served["moves"] if m["effects"] or m["forbidden_finish"])
 
     def what_ifs(self, seat, moves, seq, rng):
         token, view = self.token(seat), self.c.state(self.gid, self.token(seat))[0]
@@ -119,6 +132,7 @@ def test_no_endpoint_shows_a_seat_a_card_it_could_not_have_seen(client, preset, 
     _, last = walk.play_deal(rng)
     walk.read_the_log(last)
     assert walk.checked > 1000
+    assert walk.annotated > 20, "no move with an effect or a forbidden finish was served: the swap check saw nothing"
     if preset == "gekifugo":
         assert walk.sealed["request"] >= 10, walk.sealed  # the top asked the bottom: every rank was tried
     # the table token does see the caller's seed

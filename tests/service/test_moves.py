@@ -32,6 +32,23 @@ def test_legal_move_applies(client):
     assert now == seq + 1
 
 
+def test_a_served_entry_is_proposed_as_it_is_and_its_annotations_are_not_recorded(client):
+    eights = ["S8", "H8", "D8", "C8"]
+    g = client.create(preset="nanko", rules={"first_card": False}, hands=[[s + "3", e] for s, e in zip("SHDC", eights)])
+    gid, t = g["game_id"], g["table_token"]
+    seat = client.legal(gid, t, 0)["actors"][0]
+    answer = client.legal(gid, g["seat_tokens"][seat], seat)
+    served = answer["moves"]
+    assert answer["forbidden_last"] == [eights[seat]]  # nanko: going out with a cut is forbidden
+    assert all({"effects", "kinds", "forbidden_finish"} <= set(m) for m in served)
+    eight = next(m for m in served if m.get("cards") == [eights[seat]])
+    assert eight["effects"] == ["eight_cut"] and eight["kinds"] == ["cut"]
+    r = client.post(f"/v1/games/{gid}/moves", eight, g["seat_tokens"][seat])
+    assert r.status_code == 200 and r.json["verdict"]["effects"] == ["eight_cut"], r.json
+    event = client.get(f"/v1/games/{gid}/events", t).json["events"][-1]
+    assert event["move"] == {"seat": seat, "action": "play", "cards": [eights[seat]]}
+
+
 def test_illegal_move_is_422_recorded_and_changes_nothing(client):
     g = client.create()
     gid, t = g["game_id"], g["table_token"]

@@ -141,7 +141,7 @@ def test_the_client_judge_flags_a_wrong_turn():
 def test_the_client_gives_the_mc_bot_a_view_it_can_sample_deals_from():
     import random
 
-    from referee import state_from_json
+    from referee import state_from_json, state_to_json
     from uecda.client import bot_view
     from workers.bots import mc
     tr = Tracker(me=2)
@@ -151,7 +151,7 @@ def test_the_client_gives_the_mc_bot_a_view_it_can_sample_deals_from():
     deal[5][0] = 1
     tr.on_deal(deal)
     tr.on_turn(_turn(hand, 2, True, (11, 11, 11, 10, 10), seating))
-    view = bot_view(tr.state, 2)
+    view = bot_view(state_to_json(tr.state, viewer=2))
     table = mc.sample_table(view, 2, random.Random(0), {})
     full = state_from_json(table)
     assert [p.left for p in full.players] == [11, 11, 11, 10, 10]

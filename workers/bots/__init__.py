@@ -4,9 +4,12 @@ Interface: ``choose(view: dict, legal: list[dict], rng: random.Random, history=N
 returning one of ``legal``, or for a choose entry (a choice of cards) ``referee.instantiate(entry, ...)``
 with cards the entry allows (the engine computes legality, the bot only chooses).
 
+``view, legal = observer.observe(state, seat)`` builds both, as the API serves them to the seat:
+
 - ``view`` is ``state_to_json(state, viewer=seat)``: other seats' hands are ``null``.
-- ``legal`` is ``legal_moves(state, seat)`` for whatever the seat must do now (its turn, a 7-pass give, a
-  10-discard, a resurrection take, an exchange give or request, a cut-back window …).
+- ``legal`` is ``annotate(state, legal_moves(state, seat))`` for whatever the seat must do now (its turn, a
+  7-pass give, a 10-discard, a resurrection take, an exchange give or request, a cut-back window …): every
+  entry with the ``effects`` and ``kinds`` it fires and ``forbidden_finish``, so a bot needs no rule code.
 - ``history`` (optional, keyword) is the seat's redacted event log, ``[redact_event(ev, seat) ...]``, so a
   bot may remember what it saw given or passed; bots must work without it.
 

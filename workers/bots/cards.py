@@ -1,7 +1,7 @@
 """Card helpers for the bots, working on the public card codes of a seat's view (the engine's card codes)."""
 from __future__ import annotations
 
-from referee import cards
+from referee import build_ruleset, cards, state
 
 RANKS = cards.RANKS
 TOP = 13  # a joker's strength: above every rank in either order
@@ -17,12 +17,10 @@ def rank(code: str) -> int:
 
 
 def strength(code: str, reversed_order: bool) -> int:
-    """0 (weakest) … 12 (strongest rank) in the order given; jokers 13."""
-    r = rank(code)
-    if r == TOP:
-        return TOP
-    return 12 - r if reversed_order else r
+    """0 (weakest) … 12 (strongest rank) in the order given (the engine's ``state.strength``); jokers 13."""
+    return min(state.strength(cards.parse(code), reversed_order), TOP)
 
 
-def deck(jokers: int) -> list[str]:
-    return cards.codes(cards.deck(jokers))
+def game_deck(view: dict) -> list[str]:
+    """Every card of the game a view belongs to: the deck of its ruleset (the engine decides the jokers)."""
+    return cards.codes(cards.deck(build_ruleset(view["preset"], view["rules"]).jokers))

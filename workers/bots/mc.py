@@ -18,27 +18,19 @@ import random
 import time
 
 from referee import actors, advance, apply, legal_moves, state_from_json
-from referee.cards import codes
 from referee.verdict import Verdict
 
 from . import greedy
-from .cards import deck
+from .cards import game_deck
+from .observer import ask
 
 MAX_PLIES = 2000
+# Greedy weighs the cards that cannot be the last one only when few cards are left: in playouts they are asked
+# for (forbidden_last, a judgment per card) only from this many cards on, which keeps a playout ply cheap.
+NEAR_THE_END = 6
 
 
-def light_view(st, seat: int, rules_json: dict) -> dict:
-    """The parts of ``state_to_json(st, viewer=seat)`` the greedy policy reads, built cheaply."""
-    players = []
-    for p in st.players:
-        players.append({"seat": p.seat, "hand": codes(p.hand) if p.seat == seat else None,
-                        "hand_count": p.hand.bit_count(), "place": p.place})
-    return {"rules": rules_json, "order": st.order, "field": None if st.field is None else True,
-            "players": players, "pending": st.pending, "phase": st.phase,
-            "revolution_min": st.revolution_min}
-
-
-def playout(st, seat: int, rules_json: dict, rng: random.Random, deadline: float | None = None) -> int | None:
+def playout(st, seat: int, rng: random.Random, deadline: float | None = None) -> int | None:
     """Play the deal out with the greedy policy for every seat; ``seat``'s final place, or None when the
     ``deadline`` (a time.perf_counter() value) passes first: it is checked at every ply, so a budget is overrun
     by at most one ply."""
@@ -51,7 +43,7 @@ def playout(st, seat: int, rules_json: dict, rng: random.Random, deadline: float
         s = acting[0]
         legal = legal_moves(st, s)
         single = len(legal) == 1 and "choose" not in legal[0]
-        move = legal[0] if single else greedy.choose(light_view(st, s, rules_json), legal, rng)
+        move = legal[0] if single else ask(greedy.choose, st, s, rng, legal=legal, last=st.left(s) <= NEAR_THE_END)
         new = advance(st, move)  # the state only: no verdict or event built
         if isinstance(new, Verdict):
             break  # not legal after all (cannot happen with a move from legal_moves): the deal is cut short
@@ -76,16 +68,13 @@ def known_gifts(history, seat: int) -> dict[int, set[str]]:
 
 def sample_table(view: dict, seat: int, rng: random.Random, known=None) -> dict:
     """A table JSON (every hand shown) consistent with the seat's view."""
-    rules = view.get("rules") or {}
-    jk = rules.get("jokers")
-    jokers = jk.get("count", 0) if isinstance(jk, dict) else 0
     seen = set(view["players"][seat]["hand"] or [])
     field = view.get("field")
     if field:
         seen.update(field["cards"])
         seen.update(field.get("beneath") or [])
     seen.update(view.get("discard_pile") or [])
-    unseen = [c for c in deck(jokers) if c not in seen]
+    unseen = [c for c in game_deck(view) if c not in seen]
     need = {p["seat"]: p["hand_count"] for p in view["players"] if p["seat"] != seat}
     hands: dict[int, list[str]] = {s: [] for s in need}
     pool = set(unseen)
@@ -122,11 +111,11 @@ class MonteCarloBot:
         self.candidates = candidates
         self.last_stats: dict = {}
 
-    def __call__(self, view: dict, legal: list[dict], rng: random.Random, history=None) -> dict:
-        return self.choose(view, legal, rng, history=history)
+    def __call__(self, view: dict, legal: list[dict], rng: random.Random, history=None, forbidden_last=()) -> dict:
+        return self.choose(view, legal, rng, history=history, forbidden_last=forbidden_last)
 
-    def candidates_for(self, view: dict, legal: list[dict], seat: int) -> list[dict]:
-        ranked = greedy.rank_plays(view, legal, seat)
+    def candidates_for(self, view: dict, legal: list[dict], seat: int, forbidden_last=()) -> list[dict]:
+        ranked = greedy.rank_plays(view, legal, seat, forbidden_last)
         if ranked[0][0] <= -1000:  # it can go out legally now
             return [ranked[0][1]]
         out, seen = [], set()
@@ -139,16 +128,15 @@ class MonteCarloBot:
                 out.append(m)
         return out
 
-    def choose(self, view: dict, legal: list[dict], rng: random.Random, history=None) -> dict:
+    def choose(self, view: dict, legal: list[dict], rng: random.Random, history=None, forbidden_last=()) -> dict:
         deadline = time.perf_counter() + self.budget_ms / 1000.0
         seat = legal[0]["seat"]
         if view.get("pending") or len(legal) == 1:
-            return greedy.choose(view, legal, rng)
-        cands = self.candidates_for(view, legal, seat)
+            return greedy.choose(view, legal, rng, forbidden_last=forbidden_last)
+        cands = self.candidates_for(view, legal, seat, forbidden_last)
         if len(cands) == 1:
             return cands[0]
         known = known_gifts(history, seat)
-        rules_json = view.get("rules")
         totals = [0.0] * len(cands)
         worlds = done = 0
         while done + len(cands) <= max(self.playouts, len(cands)) and time.perf_counter() < deadline:
@@ -161,7 +149,7 @@ class MonteCarloBot:
             world = []
             for m in cands:
                 verdict, st, _ = apply(root, m)
-                world.append(playout(st, seat, rules_json, random.Random(wseed), deadline) if verdict.legal else 99)
+                world.append(playout(st, seat, random.Random(wseed), deadline) if verdict.legal else 99)
                 if world[-1] is None:
                     break
             if None in world:

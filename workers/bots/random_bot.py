@@ -6,5 +6,5 @@ import random
 from referee import instantiate
 
 
-def choose(view: dict, legal: list[dict], rng: random.Random, history=None) -> dict:
+def choose(view: dict, legal: list[dict], rng: random.Random, history=None, forbidden_last=()) -> dict:
     return instantiate(rng.choice(legal), rng)

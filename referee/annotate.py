@@ -1,0 +1,69 @@
+"""What each legal move would set off, published so that clients need no rule code of their own.
+
+``annotate(state, entries)`` returns the entries of ``legal_moves(state, seat)``, each with three keys more:
+
+- ``effects``: the rule ids of the effects the move fires, as its verdict lists them (after them a verdict may
+  list what the finish it completes sets off: ``forbidden_finish``, ``capital_fall``, ``gekokujo``);
+- ``kinds``: what those effects do (``effects.KIND``): ``cut``, ``revolution``, ``jack_back``, ``lock``, ...;
+- ``forbidden_finish``: going out with this move ranks the seat from the bottom. It is set on every play and
+  cut back, whether or not the move empties the hand, so a client also learns which plays must not be its last.
+
+``forbidden_last(state, seat)`` lists the seat's cards that could not be its last card: going out by leading
+one alone now would rank it from the bottom. It covers the cards no legal move of the moment plays alone.
+
+Only plays and cut backs fire anything. Each annotation is the engine's own judging of the move (the plan of
+``judge_play``, the ``finish_verdict`` hooks), which reads the move, the seat's own cards and public facts,
+never another hand: a seat may be shown the annotations of its moves.
+"""
+from __future__ import annotations
+
+from .cards import cards_of, code, parse_many
+from .decisions import cut_back_finish
+from .effects import Unlock
+from .engine import close_window, leads_through_window
+from .errors import InputError
+from .flow import flush, forbidden_reason
+from .moves import Move, parse_move
+from .play import judge_play
+from .rules.base import Rejection
+from .state import replace
+
+
+def annotate(st, entries: list[dict]) -> list[dict]:
+    """Each legal-moves entry of ``st`` with its ``effects``, ``kinds`` and ``forbidden_finish``."""
+    closed: list = []  # the state with the cut-back window closed, made once: the next leader's plays are judged there
+    return [dict(entry, **_annotation(st, entry, closed)) for entry in entries]
+
+
+def _annotation(st, entry: dict, closed: list) -> dict:
+    action = entry["action"]
+    if action == "cut_back":
+        why = cut_back_finish(st, entry["seat"], parse_many(entry["cards"]), st.pending[0].rule)
+        return {"effects": [], "kinds": [], "forbidden_finish": why is not None}
+    if action != "play":
+        return {"effects": [], "kinds": [], "forbidden_finish": False}
+    mv = parse_move(entry)
+    if leads_through_window(st, mv):
+        if not closed:
+            closed.append(close_window(st, []))
+        st = closed[0]
+    plan = judge_play(st, mv)
+    if isinstance(plan, Rejection):
+        raise InputError("bad_move", f"only legal moves are annotated: {plan.message}")
+    fired = [e for e in plan.effects if not isinstance(e, Unlock)]
+    return {"effects": list(dict.fromkeys(e.rule for e in fired)), "kinds": list(dict.fromkeys(e.KIND for e in fired)),
+            "forbidden_finish": forbidden_reason(plan.ctx, plan.effects) is not None}
+
+
+def forbidden_last(st, seat: int) -> list[str]:
+    """The cards of ``seat`` that could not be its last card: each is judged as a lone lead on the field as a
+    flush now leaves it, and going out with it would rank the seat from the bottom."""
+    if not st.rules.finish_hooks:
+        return []
+    lead = replace(flush(st, []), pending=(), turn=seat, first_play=False)
+    out = []
+    for c in cards_of(st.hand(seat)):
+        plan = judge_play(lead, Move(seat, "play", 1 << c))
+        if not isinstance(plan, Rejection) and forbidden_reason(plan.ctx, plan.effects) is not None:
+            out.append(code(c))
+    return out
