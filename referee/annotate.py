@@ -24,9 +24,12 @@ from .engine import close_window, leads_through_window
 from .errors import InputError
 from .flow import flush, forbidden_reason
 from .moves import Move, parse_move
-from .play import judge_play
+from .play import judge_play, judged_key
 from .rules.base import Rejection
 from .state import replace
+
+
+NOTHING = {"effects": [], "kinds": [], "forbidden_finish": False}  # a move that fires nothing (copy its lists)
 
 
 def annotate(st, entries: list[dict]) -> list[dict]:
@@ -41,18 +44,31 @@ def _annotation(st, entry: dict, closed: list) -> dict:
         why = cut_back_finish(st, entry["seat"], parse_many(entry["cards"]), st.pending[0].rule)
         return {"effects": [], "kinds": [], "forbidden_finish": why is not None}
     if action != "play":
-        return {"effects": [], "kinds": [], "forbidden_finish": False}
+        return dict(NOTHING, effects=[], kinds=[])
     mv = parse_move(entry)
     if leads_through_window(st, mv):
         if not closed:
             closed.append(close_window(st, []))
         st = closed[0]
-    plan = judge_play(st, mv)
-    if isinstance(plan, Rejection):
-        raise InputError("bad_move", f"only legal moves are annotated: {plan.message}")
-    fired = [e for e in plan.effects if not isinstance(e, Unlock)]
-    return {"effects": list(dict.fromkeys(e.rule for e in fired)), "kinds": list(dict.fromkeys(e.KIND for e in fired)),
-            "forbidden_finish": forbidden_reason(plan.ctx, plan.effects) is not None}
+    return play_annotation(st, mv)
+
+
+def play_annotation(st, mv: Move) -> dict:
+    """The annotation of the legal play ``mv`` (memoised with the plays listed, under play.judged_key)."""
+    jkey = judged_key(st)
+    memo = st.rules.moves_memo
+    hit = memo.get((jkey, mv)) if jkey is not None else None
+    if hit is None:
+        plan = judge_play(st, mv)
+        if isinstance(plan, Rejection):
+            raise InputError("bad_move", f"only legal moves are annotated: {plan.message}")
+        fired = [e for e in plan.effects if not isinstance(e, Unlock)]
+        hit = {"effects": list(dict.fromkeys(e.rule for e in fired)),
+               "kinds": list(dict.fromkeys(e.KIND for e in fired)),
+               "forbidden_finish": forbidden_reason(plan.ctx, plan.effects) is not None}
+        if jkey is not None:
+            memo[(jkey, mv)] = hit
+    return {"effects": list(hit["effects"]), "kinds": list(hit["kinds"]), "forbidden_finish": hit["forbidden_finish"]}
 
 
 def forbidden_last(st, seat: int) -> list[str]:

@@ -16,6 +16,7 @@ import random
 from dataclasses import replace
 from itertools import combinations
 
+from .annotate import NOTHING, annotate, play_annotation
 from .candidates import Beat, candidates, joined_candidates, possible_cards
 from .candidates import sizes as play_sizes
 
@@ -226,17 +227,22 @@ def options(st, seat: int) -> list:
     return moves
 
 
-def legal_moves(st, seat: int) -> list[dict]:
+def legal_moves(st, seat: int, annotated: bool = False) -> list[dict]:
+    """Every legal move of ``seat`` now (decisions that choose cards as one choose entry); with ``annotated``,
+    each with the effects it fires and whether going out with it is forbidden (``annotate``)."""
     if st.pending:
         moves = _decision_moves(st, seat)
         if st.pending[0].action == "cut_back" and seat == st.turn:
             # the next leader may lead at once, closing the cut-back window
             lead = legal_moves(close_window(st, []), seat)
             moves += [m for m in lead if not (moves and m["action"] == "pass")]
-        return moves
+        return annotate(st, moves) if annotated else moves
     if st.phase != "play" or st.turn != seat:
         return []
-    moves = [fresh(json) for _, json in _play_moves(st, seat)]
+    if annotated:
+        moves = [{**fresh(json), **play_annotation(st, move)} for move, json in _play_moves(st, seat)]
+    else:
+        moves = [fresh(json) for _, json in _play_moves(st, seat)]
     if st.field is not None or st.rules.lead_may_pass:
-        moves.insert(0, {"seat": seat, "action": "pass"})
+        moves.insert(0, {"seat": seat, "action": "pass", **NOTHING, "effects": [], "kinds": []} if annotated else {"seat": seat, "action": "pass"})
     return moves

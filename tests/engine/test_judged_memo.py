@@ -5,7 +5,7 @@ from contextlib import contextmanager
 
 from hypothesis import given, strategies as hs
 
-from referee import actors, advance, instantiate, legal_moves, new_game, next_deal
+from referee import actors, advance, annotate, instantiate, legal_moves, new_game, next_deal
 from referee.legal import options
 from referee.moves import Move, parse_move
 from referee.play import _judge, judge_play
@@ -36,8 +36,10 @@ def outcome(plan):
 
 def check_position(st, seat, rng):
     warm = legal_moves(st, seat)
+    annotated = legal_moves(st, seat, annotated=True)
     with fresh_memos(st.rules):
         assert legal_moves(st, seat) == warm
+        assert annotate(st, warm) == annotated
     proposals = [m for m in warm if m["action"] == "play"][:12] + [random_proposal(st, seat, rng) for _ in range(6)]
     for proposal in proposals:
         if proposal["action"] != "play":

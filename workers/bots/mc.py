@@ -41,9 +41,10 @@ def playout(st, seat: int, rng: random.Random, deadline: float | None = None) ->
         if not acting:
             break
         s = acting[0]
-        legal = legal_moves(st, s)
+        legal = legal_moves(st, s, annotated=True)
         single = len(legal) == 1 and "choose" not in legal[0]
-        move = legal[0] if single else ask(greedy.choose, st, s, rng, legal=legal, last=st.left(s) <= NEAR_THE_END)
+        move = legal[0] if single else ask(greedy.choose, st, s, rng, legal=legal, last=st.left(s) <= NEAR_THE_END,
+                                                annotated=True, lazy=True)
         new = advance(st, move)  # the state only: no verdict or event built
         if isinstance(new, Verdict):
             break  # not legal after all (cannot happen with a move from legal_moves): the deal is cut short

@@ -1,25 +1,34 @@
 """The one observer every bot is given: what the API serves its seat, built from the engine state."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import NamedTuple
 
 from referee import annotate, forbidden_last, legal_moves, state_to_json
+from referee.serialize import SeatView
 
 
 class Observation(NamedTuple):
-    view: dict                   # GET /v1/games/{id} with the seat's token
+    view: Mapping                # GET /v1/games/{id} with the seat's token (a dict, or a lazy SeatView)
     legal: list[dict]            # GET …/legal-moves: each move with its effects, kinds and forbidden_finish
     forbidden_last: list[str]    # GET …/legal-moves: the seat's cards that could not be its last card
 
 
-def observe(st, seat: int, legal: list[dict] | None = None, last: bool = True) -> Observation:
-    """What ``seat`` is shown; ``legal`` is ``legal_moves(st, seat)`` when the caller has it already. Without
-    ``last``, ``forbidden_last`` is left empty (the mc playouts' economy for hands far from their end)."""
-    moves = legal_moves(st, seat) if legal is None else legal
-    return Observation(state_to_json(st, viewer=seat), annotate(st, moves), forbidden_last(st, seat) if last else [])
+def observe(st, seat: int, legal: list[dict] | None = None, last: bool = True, annotated: bool = False,
+            lazy: bool = False) -> Observation:
+    """What ``seat`` is shown; ``legal`` is ``legal_moves(st, seat, annotated)`` when the caller has it already.
+    The mc playouts' economies: without ``last``, ``forbidden_last`` is left empty (for hands far from their end);
+    with ``lazy`` the view is a ``SeatView``, whose keys are built as they are read (not JSON-serialisable)."""
+    if legal is None:
+        moves = legal_moves(st, seat, annotated=True)
+    else:
+        moves = legal if annotated else annotate(st, legal)
+    view = SeatView(st, seat) if lazy else state_to_json(st, viewer=seat)
+    return Observation(view, moves, forbidden_last(st, seat) if last else [])
 
 
-def ask(bot, st, seat: int, rng, history=None, legal: list[dict] | None = None, last: bool = True) -> dict:
+def ask(bot, st, seat: int, rng, history=None, legal: list[dict] | None = None, last: bool = True,
+        annotated: bool = False, lazy: bool = False) -> dict:
     """The move ``bot`` chooses for ``seat`` from what the observer shows it (and its redacted log)."""
-    seen = observe(st, seat, legal, last)
+    seen = observe(st, seat, legal, last, annotated, lazy)
     return bot(seen.view, seen.legal, rng, history=history, forbidden_last=seen.forbidden_last)
