@@ -24,7 +24,7 @@ from .engine import close_window, leads_through_window
 from .errors import InputError
 from .flow import flush, forbidden_reason
 from .moves import Move, parse_move
-from .play import judge_play, judged_key
+from .play import judge_play, judged_key, remember
 from .rules.base import Rejection
 from .state import replace
 
@@ -67,7 +67,7 @@ def play_annotation(st, mv: Move) -> dict:
                "kinds": list(dict.fromkeys(e.KIND for e in fired)),
                "forbidden_finish": forbidden_reason(plan.ctx, plan.effects) is not None}
         if jkey is not None:
-            memo[(jkey, mv)] = hit
+            remember(memo, (jkey, mv), hit)
     return {"effects": list(hit["effects"]), "kinds": list(hit["kinds"]), "forbidden_finish": hit["forbidden_finish"]}
 
 

@@ -24,7 +24,7 @@ from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, cards_of, codes
 from .decisions import _allowed, strongest_split, window
 from .engine import close_window
 from .moves import Move, fresh
-from .play import MEMO_SIZE, joins_field, judge_play, judged_key
+from .play import joins_field, judge_play, judged_key, remember
 from .rules import ALIASES, DECLARABLE
 from .rules.base import PlayContext, Rejection
 from .shapes import SEQUENCES, beats, loose, readings
@@ -74,14 +74,12 @@ def _play_moves(st, seat):
             key = (jkey, seat, mask, mask in attach)
             listed = memo.get(key)
             if listed is None:
-                if len(memo) >= MEMO_SIZE:
-                    memo.clear()
                 # the judgement never depends on the seat here: another seat's listing differs only in 'seat'
                 other = memo.get((jkey, -1, mask, mask in attach))
                 if other is None:
-                    other = memo[(jkey, -1, mask, mask in attach)] = _listed(st, seat, mask, mask in attach)
-                listed = memo[key] = other if other and other[0][1].seat == seat else tuple(
-                    (dedupe, replace(move, seat=seat), {**json, "seat": seat}) for dedupe, move, json in other)
+                    other = remember(memo, (jkey, -1, mask, mask in attach), _listed(st, seat, mask, mask in attach))
+                listed = remember(memo, key, other if other and other[0][1].seat == seat else tuple(
+                    (dedupe, replace(move, seat=seat), {**json, "seat": seat}) for dedupe, move, json in other))
         for dedupe, move, json in listed:
             if dedupe not in seen:
                 seen.add(dedupe)

@@ -130,7 +130,15 @@ def judged_key(state) -> tuple | None:
             state.lock_suits, state.rank_lock, state.trick_plays == 1, state.revolution_min)
 
 
-MEMO_SIZE = 1 << 14  # entries per memo and ruleset: ~25 MB at most (gekifugo), cleared when full
+MEMO_SIZE = 1 << 14  # entries per memo and ruleset (the oldest go first): ~30 MB at most (gekifugo)
+
+
+def remember(memo: dict, key, value):
+    """``memo[key] = value``, forgetting the oldest entry when the memo is full (dicts keep insertion order)."""
+    if len(memo) >= MEMO_SIZE:
+        del memo[next(iter(memo))]
+    memo[key] = value
+    return value
 
 
 def judge_play(state, move, with_effects=True):
@@ -154,10 +162,8 @@ def judge_play(state, move, with_effects=True):
     hit = memo.get(key)
     if hit is None:
         plan = _judge(state, move, with_effects)
-        if len(memo) >= MEMO_SIZE:
-            memo.clear()
-        memo[key] = hit = plan if isinstance(plan, Rejection) else (
-            plan.ctx.reading, plan.ctx.special, plan.field_reading, plan.effects, plan.void)
+        remember(memo, key, plan if isinstance(plan, Rejection) else (
+            plan.ctx.reading, plan.ctx.special, plan.field_reading, plan.effects, plan.void))
         return plan
     if isinstance(hit, Rejection):
         return hit
