@@ -211,10 +211,7 @@ class GameService:
                            "(another body, expected_seq or token); use a new key", code="idempotency_key_reused",
                            status=422)
         seq = prior["seq"]
-        if rec is not None and rec.seq == seq:
-            state = self.state_of(rec)
-        else:
-            state = engine.replay(self.store.events(gid, upto_seq=seq), upto=seq)
+        state = self.state_at(gid, seq, rec)
         return prior["status"], {"verdict": prior["verdict"], "seq": seq, "state": self.view(state, viewer),
                                  "replayed": True}
 
@@ -289,12 +286,20 @@ class GameService:
                 out.append(dict(entry.data, id=entry.stream_id))
         return {"seq": rec.seq, "events": out}
 
-    def replay(self, gid: str, viewer, seq: int) -> dict:
-        rec = self.load(gid)
+    def replay(self, gid: str, viewer, seq: int, rec: GameRecord | None = None) -> dict:
+        rec = rec or self.load(gid)
         if not 0 <= seq <= rec.seq:
             raise ApiError(f"seq must be between 0 and {rec.seq}", code="bad_seq")
-        state = engine.replay(self.store.events(gid, upto_seq=seq), upto=seq)
-        return {"seq": seq, "state": self.view(state, viewer)}
+        return {"seq": seq, "state": self.view(self.state_at(gid, seq, rec), viewer)}
+
+    def state_at(self, gid: str, seq: int, rec: GameRecord | None = None):
+        """The full state after event ``seq``: the snapshot ``rec`` when it stands there, else the nearest stored
+        replay snapshot at or below ``seq`` and the events after it (fewer than the store's ``snapshot_every``;
+        the whole log for a game stored before the snapshots)."""
+        if rec is not None and rec.seq == seq:
+            return self.state_of(rec)
+        start, events = self.store.replay_inputs(gid, seq)
+        return engine.replay(events, upto=seq, start=start)
 
     def delete(self, gid: str, viewer) -> None:
         if viewer != TABLE:
