@@ -4,8 +4,9 @@ Starts `referee serve` as the README does (gunicorn with 2 workers, one bot work
 temporary data dir; or the Redis at --redis-url), then runs rounds: in each round every endpoint gets the
 same number of requests from the same client threads, one endpoint after the other (the order rotates), so
 the three see the same machine load. Only the timed requests count; games are created and their moves
-scripted beforehand. Prints requests/s, p50 and p99 per endpoint, the CPU time the service's processes spent
-per request (Linux), and the ratios to /healthz.
+scripted beforehand. Prints requests/s, p50 and p99 per endpoint, the CPU time the service's processes (Linux)
+and the client's threads spent per request, and the ratios to /healthz. The client shares the machine: what
+it spends per request is not available to the service.
 
     python benchmarks/api.py [--rounds 10] [--per-round 200] [--concurrency 4] [--redis-url URL]
 """
@@ -96,6 +97,7 @@ class Stats:
         self.wall = 0.0
         self.per_round: list[float] = []  # requests/s of each round
         self.server_cpu = 0.0  # CPU seconds the service's processes spent during the phases
+        self.client_cpu = 0.0  # CPU seconds this process (the client threads) spent during the phases
 
 
 def descendants(pid: int) -> list[int]:
@@ -145,13 +147,14 @@ def run_phase(concurrency: int, n: int, request, stats: Stats, sessions: list[re
     threads = [threading.Thread(target=work, args=(i,)) for i in range(concurrency)]
     for t in threads:
         t.start()
-    cpu0 = cpu_seconds(server)
+    cpu0, client0 = cpu_seconds(server), time.process_time()
     go.wait()
     start = time.perf_counter()
     for t in threads:
         t.join()
     wall = time.perf_counter() - start
     stats.server_cpu += cpu_seconds(server) - cpu0
+    stats.client_cpu += time.process_time() - client0
     stats.latencies += latencies
     stats.wall += wall
     stats.per_round.append(len(latencies) / wall)
@@ -161,7 +164,8 @@ def report(name: str, st: Stats) -> float:
     q = statistics.quantiles(st.latencies, n=100)
     rps = len(st.latencies) / st.wall
     print(f"{name:<8} n={len(st.latencies):>6}  {rps:9.1f} req/s  p50 {q[49] * 1000:7.2f} ms  "
-          f"p99 {q[98] * 1000:7.2f} ms  server CPU {st.server_cpu / len(st.latencies) * 1000:5.2f} ms/request")
+          f"p99 {q[98] * 1000:7.2f} ms  CPU ms/request: server {st.server_cpu / len(st.latencies) * 1000:5.2f}, "
+          f"client {st.client_cpu / len(st.latencies) * 1000:5.2f}")
     return rps
 
 
