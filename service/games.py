@@ -181,8 +181,8 @@ class GameService:
                 if w.status == "ok":
                     metrics.verdict(None)
                     logs.bind(seq=w.seq)
-                    self.snapshots.put(replace(rec, seq=w.seq, state=state_json, owed=w.seq if owed else None,
-                                               tries=0), new_state)
+                    self.snapshots.put(rec, new_state, seq=w.seq, state=state_json, owed=w.seq if owed else None,
+                                       tries=0)
                     if owed and self.fault_pause_s:
                         time.sleep(self.fault_pause_s)  # test hook: a crash here must not lose the bot turn
                     self._enqueue(gid, w.seq, owed)

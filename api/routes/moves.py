@@ -19,7 +19,7 @@ def propose(game_id):
     status, out = svc.propose(game_id, move_from(data), viewer, expected_seq=data.get("expected_seq"), rec=rec,
                               idempotency_key=key)
     headers = {"Idempotent-Replayed": "true"} if out.pop("replayed", False) else {}
-    return JUDGED.dump(out), status, headers
+    return out, status, headers  # already the JudgedSchema shape: a dump would only copy it
 
 
 @bp.post("/<game_id>/judge")

@@ -162,3 +162,26 @@ def test_racing_proposals_apply_once(app):
         _, now = setup.state(gid, t)
         assert now == seq + 1
         assert len(setup.get(f"/v1/games/{gid}/events", t).json["events"]) == seq + 2
+
+
+def test_the_verdict_message_is_in_the_language_asked_for(client):
+    """?lang= first, then Accept-Language; English without either. Only the message changes."""
+    g = client.create()
+    gid, t = g["game_id"], g["table_token"]
+    before, _ = client.state(gid, t)
+    seat, _, _ = _turn(client, g)
+    move = _illegal_play(before, seat)
+
+    def verdict(query="", **headers):
+        r = client.c.post(f"/v1/games/{gid}/moves{query}", json=move, headers={**client.auth(t), **headers})
+        assert r.status_code == 422
+        return r.json["verdict"]
+
+    english = verdict()
+    assert english["reason"] == "not_in_hand" and english["message"].isascii()
+    for query, headers in (("?lang=ja", {}), ("", {"Accept-Language": "ja,en;q=0.5"}), ("?lang=ja-JP", {"Accept-Language": "en"})):
+        ja = verdict(query, **headers)
+        assert not ja["message"].isascii() and "持っていません" in ja["message"], (query, headers)
+        assert {k: v for k, v in ja.items() if k != "message"} == {k: v for k, v in english.items() if k != "message"}
+    for query, headers in (("?lang=en", {"Accept-Language": "ja"}), ("?x=1", {"Accept-Language": "en-GB,fr"}), ("?x=1", {})):
+        assert verdict(query, **headers) == english, (query, headers)
