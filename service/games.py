@@ -18,6 +18,7 @@ from referee.record import import_record
 
 from . import logs, metrics
 from .audit import clip_move, clip_verdict
+from .encoded import EncodedJSON
 from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized
 from .names import name_problem
 from .scheduler import BOT_STRATEGIES
@@ -175,7 +176,7 @@ class GameService:
                 owed, over = turn_flags(new_state, rec.bots)
                 last = events[-1]["seq"] if events else rec.seq
                 answer = {"fp": fingerprint, "status": 200, "seq": last, "verdict": vj} if key else None
-                state_json = engine.state_to_json(new_state)
+                state_json = EncodedJSON.of(engine.state_to_json(new_state))  # stored, and the table's answer
                 w = self.store.append(gid, rec.seq, state_json, events, owed=owed, over=over,
                                       idem=(key, answer) if key else None)
                 if w.status == "ok":

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 
 import redis
 
+from .encoded import text_of
+
 BLOCK_STEP_MS = 2000  # well under the client's socket timeout
 KEYS_OF_A_GAME = ("meta", "log", "audit", "idem", "idemz", "match", "snaps")  # match: a UECda match's own log (uecda/)
 
@@ -242,7 +244,7 @@ class GameStore:
 
     def create(self, gid: str, state: dict, events: list[dict], table_hash: str,
                seat_hashes: list[str], bots: list[str | None], owed: bool = False, over: bool = False) -> int:
-        args: list = [json.dumps(state), table_hash, json.dumps(seat_hashes), json.dumps(bots), int(owed),
+        args: list = [text_of(state), table_hash, json.dumps(seat_hashes), json.dumps(bots), int(owed),
                       int(over), time.time(), self.ttl_s, self.ttl_over_s, self.snapshot_every]
         for ev in events:
             args += [ev["seq"], json.dumps(ev)]
@@ -270,10 +272,11 @@ class GameStore:
         """Atomically add ``events`` and the new snapshot iff the game still stands at ``expected_seq``.
 
         ``owed``: a bot seat must act in the new state (the reaper's durable record of the bot turn);
-        ``over``: nobody can act (the shorter TTL applies); ``idem``: (key digest, answer) to remember.
+        ``over``: nobody can act (the shorter TTL applies); ``idem``: (key digest, answer) to remember. A
+        ``state`` that is EncodedJSON is stored as its text.
         """
         digest, answer = idem or ("", None)
-        args: list = [expected_seq, json.dumps(state), int(owed), int(over), time.time(), self.ttl_s,
+        args: list = [expected_seq, text_of(state), int(owed), int(over), time.time(), self.ttl_s,
                       self.ttl_over_s, digest, json.dumps(answer) if digest else "", self.idempotency_keys,
                       self.snapshot_every]
         for ev in events:

@@ -1,6 +1,7 @@
 """Proposals, verdicts, audit entries, seat permissions, judging and racing proposals."""
 import threading
 
+import referee as engine
 from referee import instantiate
 
 from .helpers import hands
@@ -185,3 +186,17 @@ def test_the_verdict_message_is_in_the_language_asked_for(client):
         assert {k: v for k, v in ja.items() if k != "message"} == {k: v for k, v in english.items() if k != "message"}
     for query, headers in (("?lang=en", {"Accept-Language": "ja"}), ("?x=1", {"Accept-Language": "en-GB,fr"}), ("?x=1", {})):
         assert verdict(query, **headers) == english, (query, headers)
+
+
+def test_the_table_gets_the_stored_state_back_as_json(client):
+    """The table's answer carries the state as the store keeps it (encoded once): the same as a read of the game."""
+    g = client.create()
+    gid, t = g["game_id"], g["table_token"]
+    seat, moves, seq = _turn(client, g)
+    for query in ("", "?lang=ja"):
+        r = client.post(f"/v1/games/{gid}/moves{query}", dict(moves[0], expected_seq=seq), t)
+        assert r.status_code == 200 and r.mimetype == "application/json"
+        assert list(r.json) == ["verdict", "seq", "state"] and r.json["seq"] == seq + 1
+        assert r.json["state"] == client.state(gid, t)[0] == engine.state_to_json(
+            engine.replay(client.get(f"/v1/games/{gid}/events", t).json["events"]))
+        seat, moves, seq = _turn(client, g)
