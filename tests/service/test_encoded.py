@@ -1,6 +1,7 @@
 """service/encoded.py: a JSON object encoded once, spliced into answers as its text."""
 import json
 
+from referee import instantiate
 from service.encoded import EncodedJSON, dumps, encode
 
 
@@ -21,3 +22,20 @@ def test_dumps_splices_the_text_in_and_encodes_the_rest():
     assert dumps({"seq": 1}) == encode({"seq": 1})
     fake = EncodedJSON({"a": 1}, '{"a":2}')
     assert json.loads(dumps({"state": fake})) == {"state": {"a": 2}}, "the text is what goes out, as it is"
+
+
+def test_what_the_fast_encoder_refuses_is_written_by_json():
+    obj = {"seed": 2 ** 70, 3: "int key", "name": "名前 \"q\""}
+    assert json.loads(encode(obj)) == {"seed": 2 ** 70, "3": "int key", "name": "名前 \"q\""}
+    assert json.loads(EncodedJSON.of({"seed": -(2 ** 64)}).text) == {"seed": -(2 ** 64)}
+
+
+def test_a_game_with_a_seed_beyond_64_bits_moves(client):
+    g = client.create(seed=2 ** 70)
+    gid, t = g["game_id"], g["table_token"]
+    probe = client.legal(gid, t, 0)
+    seat = probe["actors"][0]
+    move = instantiate(client.legal(gid, t, seat)["moves"][0])
+    r = client.post(f"/v1/games/{gid}/moves", dict(move, expected_seq=probe["seq"]), t)
+    assert r.status_code == 200 and r.json["state"]["seed"] == 2 ** 70
+    assert client.state(gid, t)[0] == r.json["state"]
