@@ -24,7 +24,7 @@ from .names import name_problem
 from .scheduler import BOT_STRATEGIES
 from .snapshots import SnapshotCache
 from .store import GameRecord, GameStore, Written
-from .tokens import digest, matches, new_token
+from .tokens import digest, matching, new_token
 from .whatif import hidden_outcome, sealed_verdict
 
 log = logging.getLogger(__name__)
@@ -75,11 +75,9 @@ class GameService:
         """TABLE for the table token, the seat number for a seat token."""
         if not token:
             raise Unauthorized("missing bearer token (Authorization: Bearer <token>)", code="missing_token")
-        if matches(token, rec.table_hash):
-            return TABLE
-        for seat, hashed in enumerate(rec.seat_hashes):
-            if matches(token, hashed):
-                return seat
+        found = matching(token, [rec.table_hash, *rec.seat_hashes])
+        if found is not None:
+            return TABLE if found == 0 else found - 1
         raise Unauthorized("this token is not valid for this game", code="invalid_token")
 
     @staticmethod
