@@ -6,9 +6,10 @@ same number of requests from the same client threads, one endpoint after the oth
 the three see the same machine load. Only the timed requests count; games are created and their moves
 scripted beforehand. Prints requests/s, p50 and p99 per endpoint, the CPU time the service's processes (Linux)
 and the client's threads spent per request, and the ratios to /healthz. The client shares the machine: what
-it spends per request is not available to the service.
+it spends per request is not available to the service. Then it plays a game of --replay-events events over
+HTTP and times GET …/replay?seq=N where the most events follow the nearest replay snapshot.
 
-    python benchmarks/api.py [--rounds 10] [--per-round 200] [--concurrency 4] [--redis-url URL]
+    python benchmarks/api.py [--rounds 10] [--per-round 200] [--concurrency 4] [--redis-url URL] [--replay-events 2000]
 """
 from __future__ import annotations
 
@@ -33,7 +34,8 @@ sys.path.insert(0, str(_HERE.parent))
 
 import redis  # noqa: E402
 import requests  # noqa: E402
-from referee import instantiate  # noqa: E402
+from referee import actors, instantiate, legal_moves, state_from_json  # noqa: E402
+from service.settings import Settings  # noqa: E402
 
 
 def free_port() -> int:
@@ -89,6 +91,44 @@ def script_game(base: str, preset: str, seed: int) -> list[dict]:
         move = instantiate(rng.choice(legal), rng)  # a choose entry: a random valid choice of its cards
         s.post(f"{base}/v1/games/{g['game_id']}/moves", json=move, headers=auth).raise_for_status()
         moves.append(move)
+
+
+def long_game(base: str, preset: str, events: int, seed: int = 3) -> dict:
+    """A game of at least ``events`` events played over HTTP, as a client plays one: random legal moves (chosen
+    on the state each answer carries) and a new deal whenever one is over (untimed)."""
+    s, rng = requests.Session(), random.Random(seed)
+    game = create(s, base, preset, seed)
+    auth = {"Authorization": f"Bearer {game['table_token']}"}
+    url, seq, state = f"{base}/v1/games/{game['game_id']}", game["seq"], game["state"]
+    while seq + 1 < events:
+        st = state_from_json(state)
+        acting = actors(st)
+        if acting:
+            move = instantiate(rng.choice(legal_moves(st, rng.choice(acting))), rng)
+            r = s.post(f"{url}/moves", json=dict(move, expected_seq=seq), headers=auth)
+        else:
+            r = s.post(f"{url}/deals", headers=auth)
+        r.raise_for_status()
+        seq, state = r.json()["seq"], r.json()["state"]
+    return dict(game, seq=seq)
+
+
+def replay_figures(base: str, game: dict, server: list[int], every: int, repeats: int = 5) -> str:
+    """GET …/replay?seq=N at the seqs furthest from a snapshot (N = kK - 1), each ``repeats`` times: the median
+    wall time per request (client side) and the service's CPU per request."""
+    s = requests.Session()
+    auth = {"Authorization": f"Bearer {game['table_token']}"}
+    seqs = list(range(every - 1, game["seq"], every)) or [game["seq"] - 1]
+    walls, cpu0 = [], cpu_seconds(server)
+    for seq in seqs:
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            s.get(f"{base}/v1/games/{game['game_id']}/replay?seq={seq}", headers=auth).raise_for_status()
+            walls.append(time.perf_counter() - t0)
+    cpu = (cpu_seconds(server) - cpu0) / len(walls)
+    return (f"replay   GET …/replay?seq=N of a {game['seq'] + 1}-event game, N = {seqs[0]}..{seqs[-1]} step {every} "
+            f"(the most events after a snapshot): median {statistics.median(walls) * 1000:.1f} ms wall "
+            f"(max {max(walls) * 1000:.1f}), server CPU {cpu * 1000:.1f} ms/request")
 
 
 class Stats:
@@ -177,6 +217,7 @@ def main(argv=None) -> int:
     ap.add_argument("--preset", default="uecda")
     ap.add_argument("--redis-url", default=os.environ.get("REDIS_URL"),
                     help="default: the embedded Redis, as `referee serve` starts without REDIS_URL")
+    ap.add_argument("--replay-events", type=int, default=2000, help="then time GET …/replay in a game this long (0: no)")
     args = ap.parse_args(argv)
 
     prefix = f"referee-bench-{secrets.token_hex(4)}"
@@ -230,6 +271,9 @@ def main(argv=None) -> int:
         per_round = [mv / hz for mv, hz in zip(stats["moves"].per_round, stats["healthz"].per_round)]
         print(f"ratio    judge/healthz = {j / h:.3f}   moves/healthz = {m / h:.3f} "
               f"(per round {min(per_round):.2f}..{max(per_round):.2f})")
+        if args.replay_events:
+            every = int(os.environ.get("REFEREE_SNAPSHOT_EVERY") or Settings.snapshot_every)
+            print(replay_figures(base, long_game(base, args.preset, args.replay_events), server, every))
         return 0
     finally:
         proc.send_signal(signal.SIGTERM)
