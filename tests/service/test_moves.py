@@ -33,12 +33,17 @@ def test_legal_move_applies(client):
     assert now == seq + 1
 
 
-def test_illegal_move_is_422_recorded_and_changes_nothing(client):
+def _illegal_proposal(client):
+    """A new game, its table state and seq, and a play the acting seat cannot make."""
     g = client.create()
-    gid, t = g["game_id"], g["table_token"]
-    before, seq = client.state(gid, t)
+    before, seq = client.state(g["game_id"], g["table_token"])
     seat, _, _ = _turn(client, g)
-    move = _illegal_play(before, seat)
+    return g, before, seq, _illegal_play(before, seat)
+
+
+def test_illegal_move_is_422_recorded_and_changes_nothing(client):
+    g, before, seq, move = _illegal_proposal(client)
+    gid, t = g["game_id"], g["table_token"]
     r = client.post(f"/v1/games/{gid}/moves", move, t)
     assert r.status_code == 422
     assert r.json["verdict"]["legal"] is False and r.json["verdict"]["reason"]
@@ -167,11 +172,8 @@ def test_racing_proposals_apply_once(app):
 
 def test_the_verdict_message_is_in_the_language_asked_for(client):
     """?lang= first, then Accept-Language; English without either. Only the message changes."""
-    g = client.create()
+    g, _, _, move = _illegal_proposal(client)
     gid, t = g["game_id"], g["table_token"]
-    before, _ = client.state(gid, t)
-    seat, _, _ = _turn(client, g)
-    move = _illegal_play(before, seat)
 
     def verdict(query="", **headers):
         r = client.c.post(f"/v1/games/{gid}/moves{query}", json=move, headers={**client.auth(t), **headers})
