@@ -61,19 +61,21 @@ def client_address() -> str:
 
 
 def _rate_limit(s: Settings, bucket: str) -> None:
+    if bucket == "create":
+        limits = [("create-address", s.rate_create_per_address)]
+    else:
+        limits = [("moves-token", s.rate_moves_per_token), ("moves-address", s.rate_moves_per_address)]
+    limits = [(kind, limit) for kind, limit in limits if limit > 0]
+    if not limits:
+        return
     from .http import bearer, service  # http imports this module
 
     counters = []
-    if bucket == "create":
-        counters.append(("create-address", client_address(), s.rate_create_per_address))
-    else:
-        token = bearer()
-        if token:
-            counters.append(("moves-token", hashlib.sha256(token.encode()).hexdigest()[:32], s.rate_moves_per_token))
-        counters.append(("moves-address", client_address(), s.rate_moves_per_address))
-    counters = [c for c in counters if c[2] > 0]
-    if not counters:
-        return
+    for kind, limit in limits:
+        if kind.endswith("address"):
+            counters.append((kind, client_address(), limit))
+        elif token := bearer():
+            counters.append((kind, hashlib.sha256(token.encode()).hexdigest()[:32], limit))
     now = time.time()
     window = max(1, s.rate_window_s)
     index = int(now // window)
@@ -115,13 +117,8 @@ def parse_json(raw: bytes, s: Settings, record_key: str | None = None):
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ApiError("the request body must be UTF-8 JSON", code="bad_json") from None
-    depth = deepest = 0
-    for m in _BRACKET.finditer(_STRING.sub("", text)):
-        depth += 1 if m.group() in "[{" else -1
-        if depth > deepest:
-            deepest = depth
-            if deepest > s.max_json_depth:
-                raise ApiError(f"the JSON is nested deeper than {s.max_json_depth} levels", code="json_too_deep")
+    if text.count("[") + text.count("{") > s.max_json_depth:  # with fewer openings it cannot nest deeper
+        _check_depth(text, s.max_json_depth)
     try:
         data = json.loads(text, parse_constant=_non_finite, parse_float=_finite)
     except RecursionError:
@@ -130,6 +127,16 @@ def parse_json(raw: bytes, s: Settings, record_key: str | None = None):
         raise ApiError(f"the request body is not valid JSON: {str(exc)[:120]}", code="bad_json") from None
     _check_strings(data, s, record_key)
     return data
+
+
+def _check_depth(text: str, limit: int) -> None:
+    depth = deepest = 0
+    for m in _BRACKET.finditer(_STRING.sub("", text)):
+        depth += 1 if m.group() in "[{" else -1
+        if depth > deepest:
+            deepest = depth
+            if deepest > limit:
+                raise ApiError(f"the JSON is nested deeper than {limit} levels", code="json_too_deep")
 
 
 def _non_finite(word: str):

@@ -37,11 +37,13 @@ REASONS_JA = {
 
 
 def wants_japanese() -> bool:
-    lang = (request.args.get("lang") or "").lower()
+    # every move answer asks this: parse the query and the header only when the request has them
+    lang = (request.args.get("lang") or "").lower() if request.query_string else ""
     if lang:
         return lang.startswith("ja")
-    best = request.accept_languages.best_match(["en", "ja"])
-    return best == "ja"
+    if not request.environ.get("HTTP_ACCEPT_LANGUAGE"):
+        return False
+    return request.accept_languages.best_match(["en", "ja"]) == "ja"
 
 
 @lru_cache(maxsize=1)

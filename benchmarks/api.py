@@ -4,10 +4,12 @@ Starts `referee serve` as the README does (gunicorn with 2 workers, one bot work
 temporary data dir; or the Redis at --redis-url), then runs rounds: in each round every endpoint gets the
 same number of requests from the same client threads, one endpoint after the other (the order rotates), so
 the three see the same machine load. Only the timed requests count; games are created and their moves
-scripted beforehand. Prints requests/s, p50 and p99 per endpoint, the CPU time the service's processes spent
-per request (Linux), and the ratios to /healthz.
+scripted beforehand. Prints requests/s, p50 and p99 per endpoint, the CPU time the service's processes (Linux)
+and the client's threads spent per request, and the ratios to /healthz. The client shares the machine: what
+it spends per request is not available to the service. Then it plays a game of --replay-events events over
+HTTP and times GET …/replay?seq=N where the most events follow the nearest replay snapshot.
 
-    python benchmarks/api.py [--rounds 10] [--per-round 200] [--concurrency 4] [--redis-url URL]
+    python benchmarks/api.py [--rounds 10] [--per-round 200] [--concurrency 4] [--redis-url URL] [--replay-events 2000]
 """
 from __future__ import annotations
 
@@ -32,7 +34,8 @@ sys.path.insert(0, str(_HERE.parent))
 
 import redis  # noqa: E402
 import requests  # noqa: E402
-from referee import instantiate  # noqa: E402
+from referee import actors, instantiate, legal_moves, state_from_json  # noqa: E402
+from service.settings import Settings  # noqa: E402
 
 
 def free_port() -> int:
@@ -90,12 +93,51 @@ def script_game(base: str, preset: str, seed: int) -> list[dict]:
         moves.append(move)
 
 
+def long_game(base: str, preset: str, events: int, seed: int = 3) -> dict:
+    """A game of at least ``events`` events played over HTTP, as a client plays one: random legal moves (chosen
+    on the state each answer carries) and a new deal whenever one is over (untimed)."""
+    s, rng = requests.Session(), random.Random(seed)
+    game = create(s, base, preset, seed)
+    auth = {"Authorization": f"Bearer {game['table_token']}"}
+    url, seq, state = f"{base}/v1/games/{game['game_id']}", game["seq"], game["state"]
+    while seq + 1 < events:
+        st = state_from_json(state)
+        acting = actors(st)
+        if acting:
+            move = instantiate(rng.choice(legal_moves(st, rng.choice(acting))), rng)
+            r = s.post(f"{url}/moves", json=dict(move, expected_seq=seq), headers=auth)
+        else:
+            r = s.post(f"{url}/deals", headers=auth)
+        r.raise_for_status()
+        seq, state = r.json()["seq"], r.json()["state"]
+    return dict(game, seq=seq)
+
+
+def replay_figures(base: str, game: dict, server: list[int], every: int, repeats: int = 5) -> str:
+    """GET …/replay?seq=N at the seqs furthest from a snapshot (N = kK - 1), each ``repeats`` times: the median
+    wall time per request (client side) and the service's CPU per request."""
+    s = requests.Session()
+    auth = {"Authorization": f"Bearer {game['table_token']}"}
+    seqs = list(range(every - 1, game["seq"], every)) or [game["seq"] - 1]
+    walls, cpu0 = [], cpu_seconds(server)
+    for seq in seqs:
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            s.get(f"{base}/v1/games/{game['game_id']}/replay?seq={seq}", headers=auth).raise_for_status()
+            walls.append(time.perf_counter() - t0)
+    cpu = (cpu_seconds(server) - cpu0) / len(walls)
+    return (f"replay   GET …/replay?seq=N of a {game['seq'] + 1}-event game, N = {seqs[0]}..{seqs[-1]} step {every} "
+            f"(the most events after a snapshot): median {statistics.median(walls) * 1000:.1f} ms wall "
+            f"(max {max(walls) * 1000:.1f}), server CPU {cpu * 1000:.1f} ms/request")
+
+
 class Stats:
     def __init__(self):
         self.latencies: list[float] = []
         self.wall = 0.0
         self.per_round: list[float] = []  # requests/s of each round
         self.server_cpu = 0.0  # CPU seconds the service's processes spent during the phases
+        self.client_cpu = 0.0  # CPU seconds this process (the client threads) spent during the phases
 
 
 def descendants(pid: int) -> list[int]:
@@ -145,13 +187,14 @@ def run_phase(concurrency: int, n: int, request, stats: Stats, sessions: list[re
     threads = [threading.Thread(target=work, args=(i,)) for i in range(concurrency)]
     for t in threads:
         t.start()
-    cpu0 = cpu_seconds(server)
+    cpu0, client0 = cpu_seconds(server), time.process_time()
     go.wait()
     start = time.perf_counter()
     for t in threads:
         t.join()
     wall = time.perf_counter() - start
     stats.server_cpu += cpu_seconds(server) - cpu0
+    stats.client_cpu += time.process_time() - client0
     stats.latencies += latencies
     stats.wall += wall
     stats.per_round.append(len(latencies) / wall)
@@ -161,7 +204,8 @@ def report(name: str, st: Stats) -> float:
     q = statistics.quantiles(st.latencies, n=100)
     rps = len(st.latencies) / st.wall
     print(f"{name:<8} n={len(st.latencies):>6}  {rps:9.1f} req/s  p50 {q[49] * 1000:7.2f} ms  "
-          f"p99 {q[98] * 1000:7.2f} ms  server CPU {st.server_cpu / len(st.latencies) * 1000:5.2f} ms/request")
+          f"p99 {q[98] * 1000:7.2f} ms  CPU ms/request: server {st.server_cpu / len(st.latencies) * 1000:5.2f}, "
+          f"client {st.client_cpu / len(st.latencies) * 1000:5.2f}")
     return rps
 
 
@@ -173,6 +217,7 @@ def main(argv=None) -> int:
     ap.add_argument("--preset", default="uecda")
     ap.add_argument("--redis-url", default=os.environ.get("REDIS_URL"),
                     help="default: the embedded Redis, as `referee serve` starts without REDIS_URL")
+    ap.add_argument("--replay-events", type=int, default=2000, help="then time GET …/replay in a game this long (0: no)")
     args = ap.parse_args(argv)
 
     prefix = f"referee-bench-{secrets.token_hex(4)}"
@@ -226,6 +271,9 @@ def main(argv=None) -> int:
         per_round = [mv / hz for mv, hz in zip(stats["moves"].per_round, stats["healthz"].per_round)]
         print(f"ratio    judge/healthz = {j / h:.3f}   moves/healthz = {m / h:.3f} "
               f"(per round {min(per_round):.2f}..{max(per_round):.2f})")
+        if args.replay_events:
+            every = int(os.environ.get("REFEREE_SNAPSHOT_EVERY") or Settings.snapshot_every)
+            print(replay_figures(base, long_game(base, args.preset, args.replay_events), server, every))
         return 0
     finally:
         proc.send_signal(signal.SIGTERM)

@@ -12,7 +12,8 @@ contestants run in interleaved slices (round after round, each contestant one sl
 ``time.process_time``) so that a noisy shared machine slows all alike; the
 table gives each one's rate over all rounds and its ratio to RLCard's (with the spread of the per-round
 ratios). Then: the median time of one ``judge`` call on positions from self-play, and the time of
-``replay`` of a game of about 2,000 events.
+``replay`` of a game of about 2,000 events, in the engine and through the service (``GET …/replay?seq=N``: the
+store's nearest snapshot and the events after it; ``--replay-only`` for just these).
 
 RLCard is the optional ``bench`` extra (``pip install -e '.[bench]'``); without it only our rates are shown.
 """
@@ -183,14 +184,30 @@ def replay_times(log: list[dict], repeats: int) -> list[float]:
     return out
 
 
-def service_replay_times(log: list[dict], repeats: int, url: str) -> list[tuple[float, float]] | None:
-    """(CPU, wall) seconds of GameService.replay of the last seq through a real Redis store, as GET …/replay serves
-    it; None when no Redis answers at ``url``."""
+def stored_game(store, log: list[dict]) -> str:
+    """``log`` stored as the service stores a played game: created, then one append per event, so its replay
+    snapshots fall where a served game's do."""
+    import secrets
+
+    from referee import state_to_json
+    gid = secrets.token_hex(12)
+    n = len(log[0]["players"])
+    st = replay(log[:1])
+    store.create(gid, state_to_json(st), log[:1], "x", ["x"] * n, [None] * n)
+    for ev in log[1:]:
+        st = replay([ev], start=st)
+        store.append(gid, ev["seq"] - 1, state_to_json(st), [ev])
+    return gid
+
+
+def service_replay_times(log: list[dict], repeats: int, url: str, every: int) -> dict | None:
+    """(CPU, wall) seconds of GameService.replay through a real Redis store, as GET …/replay?seq=N serves it,
+    by seq: with a snapshot every ``every`` events at the seqs furthest from one (N = kK - 1: K - 1 events to
+    fold), and without snapshots at the last seq but one (the whole log). None when no Redis answers at ``url``."""
     import secrets
 
     import redis
 
-    from referee import state_to_json
     from service.games import TABLE, GameService
     from service.store import GameStore
     try:
@@ -199,21 +216,38 @@ def service_replay_times(log: list[dict], repeats: int, url: str) -> list[tuple[
     except redis.exceptions.RedisError:
         return None
     prefix = f"bench-{secrets.token_hex(4)}"
-    store = GameStore(conn, prefix)
-    gid = secrets.token_hex(12)
-    n = len(log[0]["players"])
-    store.create(gid, state_to_json(replay(log)), log, "x", ["x"] * n, [None] * n)
+    last = log[-1]["seq"]
+    cases = {"snapshots": (every, range(every - 1, last, every)), "none": (0, [last - 1])}
     try:
-        service = GameService(store)
-        out = []
-        for _ in range(repeats):
-            c0, t0 = time.process_time(), time.perf_counter()
-            service.replay(gid, TABLE, log[-1]["seq"])
-            out.append((time.process_time() - c0, time.perf_counter() - t0))
+        out = {}
+        for name, (k, seqs) in cases.items():
+            service = GameService(GameStore(conn, prefix, snapshot_every=k))
+            gid = stored_game(service.store, log)
+            times = {}
+            for seq in seqs:
+                times[seq] = []
+                for _ in range(repeats):
+                    c0, t0 = time.process_time(), time.perf_counter()
+                    service.replay(gid, TABLE, seq)
+                    times[seq].append((time.process_time() - c0, time.perf_counter() - t0))
+            out[name] = times
         return out
     finally:
         for key in conn.scan_iter(f"{prefix}:*"):
             conn.delete(key)
+
+
+def replay_line(preset: str, log: list[dict], engine_s: list[float], service: dict | None, every: int) -> str:
+    line = f"replay {preset:<8} events={len(log)} engine_median_ms={statistics.median(engine_s) * 1e3:.0f} (CPU)"
+    if service:
+        per_seq = {seq: [statistics.median(x) * 1e3 for x in zip(*t)] for seq, t in service["snapshots"].items()}
+        cpu, wall = (statistics.median(x) for x in zip(*per_seq.values()))
+        worst = max(per_seq.values(), key=lambda v: v[1])
+        full = [statistics.median(x) * 1e3 for x in zip(*next(iter(service["none"].values())))]
+        line += (f"; GameService.replay on Redis, ms CPU/wall: snapshots every {every}: median {cpu:.1f}/{wall:.1f}"
+                 f" (worst {worst[0]:.1f}/{worst[1]:.1f}) over seq={min(per_seq)}..{max(per_seq)} step {every};"
+                 f" no snapshots (the whole log): {full[0]:.0f}/{full[1]:.0f}")
+    return line
 
 
 def profile(preset: str, plies: int, top: int):
@@ -236,12 +270,17 @@ def main(argv=None):
     parser.add_argument("--judge-samples", type=int, default=400, help="judge calls timed per preset")
     parser.add_argument("--replay-events", type=int, default=2000)
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/15", help="for the service-level replay")
+    parser.add_argument("--snapshot-every", type=int, default=200, help="the service's REFEREE_SNAPSHOT_EVERY")
+    parser.add_argument("--replay-only", action="store_true", help="only the replay figures")
     parser.add_argument("--profile", choices=PRESETS, help="profile this preset's self-play instead")
     parser.add_argument("--top", type=int, default=25, help="functions shown by --profile")
     parser.add_argument("--plies", type=int, default=3000, help="plies profiled by --profile")
     args = parser.parse_args(argv)
     if args.profile:
         profile(args.profile, args.plies, args.top)
+        return
+    if args.replay_only:
+        replay_figures(args)
         return
     rl = rlcard_or_none(0)
     contestants = ([rl] if rl else []) + [Ours(p, i) for i, p in enumerate(PRESETS)] + [
@@ -256,16 +295,14 @@ def main(argv=None):
         print(f"judge {preset:<9} median_us={statistics.median(every) * 1e6:.0f} "
               f"p90_us={sorted(every)[int(len(every) * 0.9)] * 1e6:.0f} (n={len(every)}); "
               f"plays only: median_us={statistics.median(plays) * 1e6:.0f} (n={len(plays)})")
+    replay_figures(args)
+
+
+def replay_figures(args) -> None:
     for preset in PRESETS:
         log = long_game(preset, args.replay_events)
-        t = replay_times(log, 3)
-        line = f"replay {preset:<8} events={len(log)} engine_median_ms={statistics.median(t) * 1e3:.0f} (CPU)"
-        service = service_replay_times(log, 3, args.redis)
-        if service:
-            cpu, wall = (statistics.median(x) * 1e3 for x in zip(*service))
-            line += f" service_median_ms={cpu:.0f} (CPU) {wall:.0f} (wall) (GameService.replay on Redis)"
-        print(line)
-
+        service = service_replay_times(log, 5, args.redis, args.snapshot_every)
+        print(replay_line(preset, log, replay_times(log, 3), service, args.snapshot_every))
 
 if __name__ == "__main__":
     main()

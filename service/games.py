@@ -18,12 +18,13 @@ from referee.record import import_record
 
 from . import logs, metrics
 from .audit import clip_move, clip_verdict
+from .encoded import EncodedJSON
 from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized
 from .names import name_problem
 from .scheduler import BOT_STRATEGIES
 from .snapshots import SnapshotCache
 from .store import GameRecord, GameStore, Written
-from .tokens import digest, matches, new_token
+from .tokens import digest, matching, new_token
 from .whatif import hidden_outcome, sealed_verdict
 
 log = logging.getLogger(__name__)
@@ -74,11 +75,9 @@ class GameService:
         """TABLE for the table token, the seat number for a seat token."""
         if not token:
             raise Unauthorized("missing bearer token (Authorization: Bearer <token>)", code="missing_token")
-        if matches(token, rec.table_hash):
-            return TABLE
-        for seat, hashed in enumerate(rec.seat_hashes):
-            if matches(token, hashed):
-                return seat
+        found = matching(token, [rec.table_hash, *rec.seat_hashes])
+        if found is not None:
+            return TABLE if found == 0 else found - 1
         raise Unauthorized("this token is not valid for this game", code="invalid_token")
 
     @staticmethod
@@ -175,14 +174,14 @@ class GameService:
                 owed, over = turn_flags(new_state, rec.bots)
                 last = events[-1]["seq"] if events else rec.seq
                 answer = {"fp": fingerprint, "status": 200, "seq": last, "verdict": vj} if key else None
-                state_json = engine.state_to_json(new_state)
+                state_json = EncodedJSON.of(engine.state_to_json(new_state))  # stored, and the table's answer
                 w = self.store.append(gid, rec.seq, state_json, events, owed=owed, over=over,
                                       idem=(key, answer) if key else None)
                 if w.status == "ok":
                     metrics.verdict(None)
                     logs.bind(seq=w.seq)
-                    self.snapshots.put(replace(rec, seq=w.seq, state=state_json, owed=w.seq if owed else None,
-                                               tries=0), new_state)
+                    self.snapshots.put(rec, new_state, seq=w.seq, state=state_json, owed=w.seq if owed else None,
+                                       tries=0)
                     if owed and self.fault_pause_s:
                         time.sleep(self.fault_pause_s)  # test hook: a crash here must not lose the bot turn
                     self._enqueue(gid, w.seq, owed)
@@ -211,10 +210,7 @@ class GameService:
                            "(another body, expected_seq or token); use a new key", code="idempotency_key_reused",
                            status=422)
         seq = prior["seq"]
-        if rec is not None and rec.seq == seq:
-            state = self.state_of(rec)
-        else:
-            state = engine.replay(self.store.events(gid, upto_seq=seq), upto=seq)
+        state = self.state_at(gid, seq, rec)
         return prior["status"], {"verdict": prior["verdict"], "seq": seq, "state": self.view(state, viewer),
                                  "replayed": True}
 
@@ -274,7 +270,7 @@ class GameService:
             raise ApiError(f"seat {seat} is not at this table (0..{len(rec.seat_hashes) - 1})", code="bad_seat")
         state = self.state_of(rec)
         return {"seat": seat, "seq": rec.seq, "actors": engine.actors(state),
-                "moves": engine.annotate(state, engine.legal_moves(state, seat)),
+                "moves": engine.legal_moves(state, seat, annotated=True),
                 "forbidden_last": engine.forbidden_last(state, seat)}
 
     # --- the log ------------------------------------------------------------
@@ -290,12 +286,20 @@ class GameService:
                 out.append(dict(entry.data, id=entry.stream_id))
         return {"seq": rec.seq, "events": out}
 
-    def replay(self, gid: str, viewer, seq: int) -> dict:
-        rec = self.load(gid)
+    def replay(self, gid: str, viewer, seq: int, rec: GameRecord | None = None) -> dict:
+        rec = rec or self.load(gid)
         if not 0 <= seq <= rec.seq:
             raise ApiError(f"seq must be between 0 and {rec.seq}", code="bad_seq")
-        state = engine.replay(self.store.events(gid, upto_seq=seq), upto=seq)
-        return {"seq": seq, "state": self.view(state, viewer)}
+        return {"seq": seq, "state": self.view(self.state_at(gid, seq, rec), viewer)}
+
+    def state_at(self, gid: str, seq: int, rec: GameRecord | None = None):
+        """The full state after event ``seq``: the snapshot ``rec`` when it stands there, else the nearest stored
+        replay snapshot at or below ``seq`` and the events after it (fewer than the store's ``snapshot_every``;
+        the whole log for a game stored before the snapshots)."""
+        if rec is not None and rec.seq == seq:
+            return self.state_of(rec)
+        start, events = self.store.replay_inputs(gid, seq)
+        return engine.replay(events, upto=seq, start=start)
 
     def delete(self, gid: str, viewer) -> None:
         if viewer != TABLE:

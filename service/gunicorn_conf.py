@@ -1,6 +1,8 @@
 """gunicorn settings `serve` passes with ``-c python:service.gunicorn_conf``."""
 import os
 
+from gunicorn.glogging import Logger
+
 
 def child_exit(server, worker):
     # a dead worker's live gauges (open streams) must leave the multiprocess aggregate
@@ -8,6 +10,18 @@ def child_exit(server, worker):
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(worker.pid)
+
+
+class _Logger(Logger):
+    """gunicorn builds and writes an access line per request whenever a logging config is given (as below), on top
+    of the app's own JSON line for the request: only with --access-logfile here (debugging)."""
+
+    def access(self, resp, req, environ, request_time):
+        if self.cfg.accesslog:
+            super().access(resp, req, environ, request_time)
+
+
+logger_class = _Logger
 
 
 def post_fork(server, worker):

@@ -26,8 +26,9 @@ class SnapshotCache:
                 self._items.move_to_end(gid)
         return rec
 
-    def put(self, rec: GameRecord, parsed) -> None:
-        entry = dataclasses.replace(rec, idem=None, idem_digest=None, parsed=parsed, cached=True)
+    def put(self, rec: GameRecord, parsed, **changes) -> None:
+        """Cache ``rec`` with ``changes`` (the fields a write changed) and its engine state ``parsed``."""
+        entry = dataclasses.replace(rec, idem=None, idem_digest=None, parsed=parsed, cached=True, **changes)
         with self._lock:
             self._items[rec.game_id] = entry
             self._items.move_to_end(rec.game_id)

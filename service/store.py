@@ -10,7 +10,10 @@ game is one Lua script over those keys only (never a key of another game):
 - ``<prefix>:{<id>}:audit`` stream of rejected proposals, trimmed (``XADD MAXLEN ~``): the k-th proposal
   rejected while the game stood at seq ``s`` has id ``(s+1)-k``, k >= 1, so it sorts right after event ``s``;
 - ``<prefix>:{<id>}:idem`` hash and ``…:idemz`` sorted set: the answers given under an ``Idempotency-Key``
-  (sha-256 of the key -> JSON; the set orders them), capped per game, the oldest dropped first.
+  (sha-256 of the key -> JSON; the set orders them), capped per game, the oldest dropped first;
+- ``<prefix>:{<id>}:snaps`` stream of replay snapshots: the full state after event ``s`` (id ``(s+1)-0``),
+  written by the write that carries the game's seq across a multiple of ``snapshot_every``, so the state at
+  any seq is the nearest snapshot at or below it plus fewer than ``snapshot_every`` events (``replay_inputs``).
 
 Every write refreshes the TTL of all of them (``game_ttl_s``, or ``game_ttl_over_s`` once the deal is over).
 One key outside the games, ``<prefix>:bot-games`` (a sorted set: game id -> ms when registered), lists the
@@ -25,10 +28,12 @@ from dataclasses import dataclass
 
 import redis
 
-BLOCK_STEP_MS = 2000  # well under the client's socket timeout
-KEYS_OF_A_GAME = ("meta", "log", "audit", "idem", "idemz", "match")  # match: a UECda match's own log (uecda/)
+from .encoded import text_of
 
-# Shared by the write scripts; KEYS = meta, log, audit, idem, idemz of one game.
+BLOCK_STEP_MS = 2000  # well under the client's socket timeout
+KEYS_OF_A_GAME = ("meta", "log", "audit", "idem", "idemz", "match", "snaps")  # match: a UECda match's own log (uecda/)
+
+# Shared by the write scripts; KEYS = KEYS_OF_A_GAME of one game (meta, log, audit, idem, idemz, match, snaps).
 _LIB = """
 local function remember(digest, value, cap)
   if digest == '' then return end
@@ -45,6 +50,12 @@ local function refresh(over, ttl, ttl_over)
   if over == '1' then t = ttl_over end
   for i = 1, #KEYS do redis.call('EXPIRE', KEYS[i], t) end
 end
+local function snapshot(before, last, state, every)
+  local k = tonumber(every)
+  if k > 0 and math.floor(last / k) > math.floor(before / k) then
+    redis.call('XADD', KEYS[7], (last + 1) .. '-0', 'state', state)
+  end
+end
 local function owe(owed, seq, now)
   if owed == '1' then
     redis.call('HSET', KEYS[1], 'owed', seq, 'owed_at', now, 'tries', 0)
@@ -54,22 +65,25 @@ local function owe(owed, seq, now)
 end
 """
 
-# ARGV: state, table, seats, bots, owed, over, now, ttl, ttl_over, then (seq, event) pairs
+# ARGV: state, table, seats, bots, owed, over, now, ttl, ttl_over, snapshot_every, then (seq, event) pairs.
+# The log starts with game_created (seq 0), as good a start for a replay as a snapshot at 0.
 _CREATE = _LIB + """
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('game exists') end
 local last = -1
-for i = 10, #ARGV, 2 do
+for i = 11, #ARGV, 2 do
   last = tonumber(ARGV[i])
   redis.call('XADD', KEYS[2], (last + 1) .. '-0', 'kind', 'event', 'data', ARGV[i + 1])
 end
 redis.call('HSET', KEYS[1], 'seq', last, 'state', ARGV[1], 'rk', 0, 'table', ARGV[2], 'seats', ARGV[3],
            'bots', ARGV[4], 'over', ARGV[6])
+snapshot(0, last, ARGV[1], ARGV[10])
 owe(ARGV[5], last, ARGV[7])
 refresh(ARGV[6], ARGV[8], ARGV[9])
 return last
 """
 
-# ARGV: expected_seq, state, owed, over, now, ttl, ttl_over, idem digest, idem answer, idem cap, then pairs
+# ARGV: expected_seq, state, owed, over, now, ttl, ttl_over, idem digest, idem answer, idem cap, snapshot_every,
+# then pairs
 _APPEND = _LIB + """
 local cur = tonumber(redis.call('HGET', KEYS[1], 'seq'))
 if cur == nil then return {-1, -1} end
@@ -79,13 +93,14 @@ if ARGV[8] ~= '' then
 end
 if cur ~= tonumber(ARGV[1]) then return {0, cur, redis.call('HGET', KEYS[1], 'state')} end
 local last = cur
-for i = 11, #ARGV, 2 do
+for i = 12, #ARGV, 2 do
   local s = tonumber(ARGV[i])
   if s <= last then return redis.error_reply('event seq ' .. s .. ' after ' .. last) end
   redis.call('XADD', KEYS[2], (s + 1) .. '-0', 'kind', 'event', 'data', ARGV[i + 1])
   last = s
 end
 redis.call('HSET', KEYS[1], 'seq', last, 'state', ARGV[2], 'rk', 0, 'over', ARGV[4])
+snapshot(cur, last, ARGV[2], ARGV[11])
 owe(ARGV[3], last, ARGV[5])
 remember(ARGV[8], ARGV[9], ARGV[10])
 refresh(ARGV[4], ARGV[6], ARGV[7])
@@ -106,6 +121,14 @@ redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[3], (cur + 1) .. '-' .. k, 'kind
 remember(ARGV[6], ARGV[7], ARGV[8])
 refresh(redis.call('HGET', KEYS[1], 'over'), ARGV[4], ARGV[5])
 return {1, cur}
+"""
+
+# KEYS: snaps, log. ARGV: the stream id of the seq asked for. The nearest snapshot at or below it (or false) and
+# the log entries after that snapshot (after the start without one) up to it.
+_REPLAY_INPUTS = """
+local snap = redis.call('XREVRANGE', KEYS[1], ARGV[1], '-', 'COUNT', 1)
+if #snap == 0 then return {false, redis.call('XRANGE', KEYS[2], '-', ARGV[1])} end
+return {snap[1][2][2], redis.call('XRANGE', KEYS[2], '(' .. snap[1][1], ARGV[1])}
 """
 
 # KEYS: meta. ARGV: seq, tries seen, now. The reaper's compare-and-set before it enqueues retry tries + 1.
@@ -176,21 +199,25 @@ def _sid(stream_id: str) -> tuple[int, int]:
 
 class GameStore:
     def __init__(self, conn: redis.Redis, prefix: str = "referee", *, ttl_s: int = 7 * 24 * 3600,
-                 ttl_over_s: int = 24 * 3600, audit_max: int = 1000, idempotency_keys: int = 200):
+                 ttl_over_s: int = 24 * 3600, audit_max: int = 1000, idempotency_keys: int = 200,
+                 snapshot_every: int = 200):
         self.r = conn  # a redis.Redis or a redis.cluster.RedisCluster (decode_responses=True)
         self.prefix = prefix
         self.ttl_s, self.ttl_over_s = int(ttl_s), int(ttl_over_s)
         self.audit_max, self.idempotency_keys = int(audit_max), int(idempotency_keys)
+        self.snapshot_every = int(snapshot_every)  # 0: no replay snapshots
         self._create = conn.register_script(_CREATE)
         self._append = conn.register_script(_APPEND)
         self._reject = conn.register_script(_REJECT)
+        self._replay_inputs = conn.register_script(_REPLAY_INPUTS)
         self._retry = conn.register_script(_RETRY)
         self._forget = conn.register_script(_FORGET)
 
     @classmethod
     def from_settings(cls, conn, settings) -> "GameStore":
         return cls(conn, settings.key_prefix, ttl_s=settings.game_ttl_s, ttl_over_s=settings.game_ttl_over_s,
-                   audit_max=settings.audit_max, idempotency_keys=settings.idempotency_keys)
+                   audit_max=settings.audit_max, idempotency_keys=settings.idempotency_keys,
+                   snapshot_every=settings.snapshot_every)
 
     # --- keys ---------------------------------------------------------------
     def key(self, gid: str, part: str) -> str:
@@ -217,8 +244,8 @@ class GameStore:
 
     def create(self, gid: str, state: dict, events: list[dict], table_hash: str,
                seat_hashes: list[str], bots: list[str | None], owed: bool = False, over: bool = False) -> int:
-        args: list = [json.dumps(state), table_hash, json.dumps(seat_hashes), json.dumps(bots), int(owed),
-                      int(over), time.time(), self.ttl_s, self.ttl_over_s]
+        args: list = [text_of(state), table_hash, json.dumps(seat_hashes), json.dumps(bots), int(owed),
+                      int(over), time.time(), self.ttl_s, self.ttl_over_s, self.snapshot_every]
         for ev in events:
             args += [ev["seq"], json.dumps(ev)]
         return int(self._create(keys=self.keys(gid), args=args))
@@ -245,11 +272,13 @@ class GameStore:
         """Atomically add ``events`` and the new snapshot iff the game still stands at ``expected_seq``.
 
         ``owed``: a bot seat must act in the new state (the reaper's durable record of the bot turn);
-        ``over``: nobody can act (the shorter TTL applies); ``idem``: (key digest, answer) to remember.
+        ``over``: nobody can act (the shorter TTL applies); ``idem``: (key digest, answer) to remember. A
+        ``state`` that is EncodedJSON is stored as its text.
         """
         digest, answer = idem or ("", None)
-        args: list = [expected_seq, json.dumps(state), int(owed), int(over), time.time(), self.ttl_s,
-                      self.ttl_over_s, digest, json.dumps(answer) if digest else "", self.idempotency_keys]
+        args: list = [expected_seq, text_of(state), int(owed), int(over), time.time(), self.ttl_s,
+                      self.ttl_over_s, digest, json.dumps(answer) if digest else "", self.idempotency_keys,
+                      self.snapshot_every]
         for ev in events:
             args += [ev["seq"], json.dumps(ev)]
         return self._written(self._append(keys=self.keys(gid), args=args))
@@ -295,6 +324,18 @@ class GameStore:
 
     def events(self, gid: str, after_seq: int = -1, upto_seq: int | None = None) -> list[dict]:
         return [e.data for e in self.entries(gid, after_seq, upto_seq)]
+
+    def replay_inputs(self, gid: str, seq: int) -> tuple[dict | None, list[dict]]:
+        """What the state after event ``seq`` is folded from, in one round trip: the nearest snapshot at or below
+        ``seq`` (None when there is none: a game younger than ``snapshot_every`` events, or stored before the
+        snapshots) and the events after it up to ``seq`` (from the log's start without one)."""
+        state, rows = self._replay_inputs(keys=[self.key(gid, "snaps"), self._log(gid)], args=[entry_id_for_seq(seq)])
+        events = []
+        for _, flat in rows:
+            fields = dict(zip(flat[::2], flat[1::2]))
+            if fields["kind"] == "event":  # logs written before the audit stream hold rejections too
+                events.append(json.loads(fields["data"]))
+        return (None if state is None else json.loads(state)), events
 
     def wait_entries(self, gid: str, last_id: str, block_ms: int | None = None) -> list[LogEntry]:
         """Entries after stream id ``last_id``; with ``block_ms``, wait that long for new ones.

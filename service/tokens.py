@@ -14,5 +14,7 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def matches(token: str, hashed: str) -> bool:
-    return hmac.compare_digest(digest(token), hashed)
+def matching(token: str, hashes: list[str]) -> int | None:
+    """The index of ``token``'s hash among ``hashes`` (hashed once, compared in constant time), else None."""
+    mine = digest(token)
+    return next((i for i, hashed in enumerate(hashes) if hmac.compare_digest(mine, hashed)), None)

@@ -28,8 +28,9 @@ def events(game_id):
 @bp.get("/<game_id>/replay")
 def replay(game_id):
     svc = service()
-    viewer = svc.viewer(svc.load(game_id), bearer())
-    return respond(StateSchema(), svc.replay(game_id, viewer, query(SeqQuery())["seq"]))
+    rec = svc.load(game_id)
+    viewer = svc.viewer(rec, bearer())
+    return respond(StateSchema(), svc.replay(game_id, viewer, query(SeqQuery())["seq"], rec=rec))
 
 
 @bp.get("/<game_id>/stream")

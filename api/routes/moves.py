@@ -1,6 +1,6 @@
 from flask import Blueprint, request
 
-from ..http import bearer, body, respond, service
+from ..http import bearer, body, json_answer, respond, service
 from ..schemas import JudgedSchema, MoveRequestSchema, move_from
 
 bp = Blueprint("moves", __name__, url_prefix="/v1/games")
@@ -19,7 +19,7 @@ def propose(game_id):
     status, out = svc.propose(game_id, move_from(data), viewer, expected_seq=data.get("expected_seq"), rec=rec,
                               idempotency_key=key)
     headers = {"Idempotent-Replayed": "true"} if out.pop("replayed", False) else {}
-    return JUDGED.dump(out), status, headers
+    return json_answer(out, status, headers)  # already the JudgedSchema shape, the table's state encoded once
 
 
 @bp.post("/<game_id>/judge")

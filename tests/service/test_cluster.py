@@ -26,7 +26,7 @@ def deployment(tmp_path_factory):
     try:
         nodes = servers.cluster()
         queue = servers.plain()
-        env = serve_env(None, REDIS_URL=queue, REDIS_CLUSTER_NODES=nodes)
+        env = serve_env(None, REDIS_URL=queue, REDIS_CLUSTER_NODES=nodes, REFEREE_SNAPSHOT_EVERY="10")
         for i in range(2):
             started.append(Serve(env, root / f"api{i}.log", "--no-worker", "--workers", "1"))
         for i in range(2):
@@ -77,7 +77,7 @@ def test_bot_games_finish_across_two_apis_and_two_workers_on_a_cluster(deploymen
     for game in games:
         gid = game["game_id"]
         keys = [k for k in cluster.scan_iter(f"referee:{{{gid}}}:*")]
-        assert {k.rsplit(":", 1)[-1] for k in keys} >= {"meta", "log"}
+        assert {k.rsplit(":", 1)[-1] for k in keys} >= {"meta", "log", "snaps"}
         assert len({cluster.keyslot(k) for k in keys}) == 1, keys  # every key of a game on one slot
         seq = int(cluster.hget(f"referee:{{{gid}}}:meta", "seq"))
         events = requests.get(f"{apis[0]}/v1/games/{gid}/events", headers=auth(game["table_token"]), timeout=10).json()
@@ -93,6 +93,7 @@ def test_a_human_game_alternates_between_the_two_apis_on_a_cluster(deployment):
                                                     "players": [{"name": f"p{k}"} for k in range(3)]}, timeout=10)
     game = r.json()
     gid, tok = game["game_id"], game["table_token"]
+    seen = {game["seq"]: game["state"]}  # the table's state after each move, as answered
     for turn in range(400):
         base = apis[turn % 2]
         probe = requests.get(f"{base}/v1/games/{gid}/legal-moves?seat=0", headers=auth(tok), timeout=10).json()
@@ -104,9 +105,13 @@ def test_a_human_game_alternates_between_the_two_apis_on_a_cluster(deployment):
         move = dict(instantiate(rng.choice(moves["moves"]), rng), expected_seq=probe["seq"])
         r = requests.post(f"{other}/v1/games/{gid}/moves", json=move, headers=auth(tok), timeout=10)
         assert r.status_code == 200, r.text
+        seen[r.json()["seq"]] = r.json()["state"]
         stale = requests.post(f"{base}/v1/games/{gid}/moves", json=move, headers=auth(tok), timeout=10)
         assert stale.status_code == 409 and stale.json()["error"]["code"] == "stale_seq"  # the script's condition
     else:
         raise AssertionError("the deal did not end")
+    for seq, state in seen.items():  # from the replay snapshots (every 10 events here) and the log after them
+        r = requests.get(f"{apis[seq % 2]}/v1/games/{gid}/replay?seq={seq}", headers=auth(tok), timeout=10)
+        assert r.status_code == 200 and r.json()["state"] == state, seq
     metrics = requests.get(f"{apis[0]}/metrics", timeout=10).text
     assert "referee_games_active" in metrics and 'referee_verdicts_total{reason="legal"}' in metrics

@@ -1,6 +1,7 @@
 """Proposals, verdicts, audit entries, seat permissions, judging and racing proposals."""
 import threading
 
+import referee as engine
 from referee import instantiate
 
 from .helpers import hands
@@ -49,12 +50,17 @@ def test_a_served_entry_is_proposed_as_it_is_and_its_annotations_are_not_recorde
     assert event["move"] == {"seat": seat, "action": "play", "cards": [eights[seat]]}
 
 
-def test_illegal_move_is_422_recorded_and_changes_nothing(client):
+def _illegal_proposal(client):
+    """A new game, its table state and seq, and a play the acting seat cannot make."""
     g = client.create()
-    gid, t = g["game_id"], g["table_token"]
-    before, seq = client.state(gid, t)
+    before, seq = client.state(g["game_id"], g["table_token"])
     seat, _, _ = _turn(client, g)
-    move = _illegal_play(before, seat)
+    return g, before, seq, _illegal_play(before, seat)
+
+
+def test_illegal_move_is_422_recorded_and_changes_nothing(client):
+    g, before, seq, move = _illegal_proposal(client)
+    gid, t = g["game_id"], g["table_token"]
     r = client.post(f"/v1/games/{gid}/moves", move, t)
     assert r.status_code == 422
     assert r.json["verdict"]["legal"] is False and r.json["verdict"]["reason"]
@@ -179,3 +185,37 @@ def test_racing_proposals_apply_once(app):
         _, now = setup.state(gid, t)
         assert now == seq + 1
         assert len(setup.get(f"/v1/games/{gid}/events", t).json["events"]) == seq + 2
+
+
+def test_the_verdict_message_is_in_the_language_asked_for(client):
+    """?lang= first, then Accept-Language; English without either. Only the message changes."""
+    g, _, _, move = _illegal_proposal(client)
+    gid, t = g["game_id"], g["table_token"]
+
+    def verdict(query="", **headers):
+        r = client.c.post(f"/v1/games/{gid}/moves{query}", json=move, headers={**client.auth(t), **headers})
+        assert r.status_code == 422
+        return r.json["verdict"]
+
+    english = verdict()
+    assert english["reason"] == "not_in_hand" and english["message"].isascii()
+    for query, headers in (("?lang=ja", {}), ("", {"Accept-Language": "ja,en;q=0.5"}), ("?lang=ja-JP", {"Accept-Language": "en"})):
+        ja = verdict(query, **headers)
+        assert not ja["message"].isascii() and "持っていません" in ja["message"], (query, headers)
+        assert {k: v for k, v in ja.items() if k != "message"} == {k: v for k, v in english.items() if k != "message"}
+    for query, headers in (("?lang=en", {"Accept-Language": "ja"}), ("?x=1", {"Accept-Language": "en-GB,fr"}), ("?x=1", {})):
+        assert verdict(query, **headers) == english, (query, headers)
+
+
+def test_the_table_gets_the_stored_state_back_as_json(client):
+    """The table's answer carries the state as the store keeps it (encoded once): the same as a read of the game."""
+    g = client.create()
+    gid, t = g["game_id"], g["table_token"]
+    seat, moves, seq = _turn(client, g)
+    for query in ("", "?lang=ja"):
+        r = client.post(f"/v1/games/{gid}/moves{query}", dict(moves[0], expected_seq=seq), t)
+        assert r.status_code == 200 and r.mimetype == "application/json"
+        assert list(r.json) == ["verdict", "seq", "state"] and r.json["seq"] == seq + 1
+        assert r.json["state"] == client.state(gid, t)[0] == engine.state_to_json(
+            engine.replay(client.get(f"/v1/games/{gid}/events", t).json["events"]))
+        seat, moves, seq = _turn(client, g)

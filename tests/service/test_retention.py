@@ -49,7 +49,8 @@ def test_audit_entries_are_capped_and_events_are_not(settings):
 
 
 def test_every_key_of_a_game_expires_idle_and_sooner_once_the_deal_is_over(settings):
-    client = Client(create_app(dataclasses.replace(settings, game_ttl_s=5000, game_ttl_over_s=500)).test_client())
+    client = Client(create_app(dataclasses.replace(settings, game_ttl_s=5000, game_ttl_over_s=500,
+                                                   snapshot_every=1)).test_client())
     store = store_of(client)
     g = client.create(players=4, hands=[["D3"], ["S5"], ["S9"], ["SK"]], bots={1, 2, 3})
     gid, t = g["game_id"], g["table_token"]
@@ -69,9 +70,10 @@ def test_every_key_of_a_game_expires_idle_and_sooner_once_the_deal_is_over(setti
         move = instantiate(client.legal(gid, t, seat)["moves"][0])
         assert client.post(f"/v1/games/{gid}/moves", move, t).status_code == 200
     assert client.state(gid, t)[0]["phase"] == "deal_over"
+    written.append(store.key(gid, "snaps"))  # a replay snapshot at every seq (snapshot_every=1)
     assert all(0 < store.r.ttl(k) <= 500 for k in written)
     assert client.post(f"/v1/games/{gid}/deals", None, t).status_code == 201
-    assert 4900 < store.r.ttl(meta) <= 5000, "a new deal brings the idle TTL back"
+    assert all(4900 < store.r.ttl(k) <= 5000 for k in written), "a new deal brings the idle TTL back"
 
 
 def test_delete_a_game_with_the_table_token(client):

@@ -1,6 +1,7 @@
 """`referee serve` keeps serving while its parts die: real processes, kill -9 by pid, waits with deadlines."""
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -181,9 +182,14 @@ def test_a_second_serve_on_the_same_data_refuses_with_a_clear_message(serve, tmp
     assert requests.get(f"{first.base}/healthz", timeout=5).status_code == 200
 
 
-def test_serve_prints_the_absolute_data_path(serve, tmp_path, monkeypatch):
+def test_serve_prints_the_absolute_data_path_and_logs_each_request_once(serve, tmp_path, monkeypatch):
     s = serve("--no-worker", data=tmp_path / "data")
     assert f"data in {os.path.realpath(tmp_path / 'data')}" in s.text()
+    assert requests.get(f"{s.base}/healthz", headers={"X-Request-Id": "once-1"}, timeout=10).status_code == 200
+    wait_until(lambda: "once-1" in s.text(), 10, "the request's log line")
+    lines = [json.loads(line) for line in s.text().splitlines() if line.startswith("{")]
+    assert [line["logger"] for line in lines if line.get("request_id") == "once-1"] == ["referee.request"]
+    assert not [line for line in lines if line["logger"] == "gunicorn.access"], "the app's JSON line is the only one"
 
 
 def test_everything_killed_every_bot_game_finishes_after_the_restart(serve, tmp_path):
