@@ -27,7 +27,8 @@ class SeatView(Mapping):
     __slots__ = ("_st", "_viewer", "_done")
 
     def __init__(self, st: State, viewer=None):
-        self._st, self._viewer, self._done = st, viewer, {}
+        self._st, self._viewer = st, viewer
+        self._done: dict[str, Any] = {}
 
     def __getitem__(self, key):
         done = self._done
