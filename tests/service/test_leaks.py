@@ -3,24 +3,33 @@
 Games of every preset are played over two deals (so the exchange, and gekifugo's requests, happen) with every
 real move proposed by the acting seat's own token. At every seq each seat reads its state and legal moves and,
 when it must act, judges what-ifs (every rank of a pending request); at the end each seat reads the events, the
-stream, the replay at every seq and the record. Everything it was shown is checked against what it could have
-seen up to that seq (helpers.Knowledge); the annotations of its legal moves (effects, forbidden finishes), which
-name no card, must be exactly those of the same table with the other hands reshuffled.
+stream, the replay at every seq (from replay snapshots every 5 events) and the record. Everything it was shown is
+checked against what it could have seen up to that seq (helpers.Knowledge); the annotations of its legal moves
+(effects, forbidden finishes), which name no card, must be exactly those of the same table with the other hands
+reshuffled.
 """
+import dataclasses
 import json
 import random
 import re
 
 import pytest
 
+from api.app import create_app
 from referee import annotate, forbidden_last, instantiate, legal_moves, state_from_json
 from referee.cards import RANKS
 
 from ..engine.helpers import with_other_hands_swapped
-from .helpers import Knowledge, hands
+from .helpers import Client, Knowledge, hands
 
 SEATS = 4
 SECRET = 184467440737095516  # a caller's seed: the table may see it, no seat
+
+
+@pytest.fixture(scope="module")
+def client(settings):
+    """Replay snapshots every few events: the replays each seat reads start from full-state snapshots too."""
+    return Client(create_app(dataclasses.replace(settings, snapshot_every=5)).test_client())
 
 
 class Walk:
@@ -96,6 +105,8 @@ class Walk:
             self.no_leak(r.json, r.json["seq"], seat, "move")
 
     def read_the_log(self, last):
+        store = self.c.c.application.extensions["referee.service"].store
+        assert store.replay_inputs(self.gid, last - 1)[0] is not None, "the replays start from snapshots too"
         for seat in range(SEATS):
             token = self.token(seat)
             events = self.c.get(f"/v1/games/{self.gid}/events", token).json["events"]
