@@ -6,6 +6,8 @@ int with bit ``card`` set, so set operations are single integer operations.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .errors import InputError
 
 SUITS = "SHDC"
@@ -79,8 +81,14 @@ def cards_of(mask: int) -> list[int]:
     return out
 
 
+@lru_cache(maxsize=1 << 16)
+def _codes(mask: int) -> tuple:
+    return tuple(code(c) for c in cards_of(mask))
+
+
 def codes(mask: int) -> list[str]:
-    return [code(c) for c in cards_of(mask)]
+    """The codes of a card set, lowest card first (cached: the state JSON turns every hand into codes)."""
+    return list(_codes(mask))
 
 
 def count(mask: int) -> int:
