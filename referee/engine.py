@@ -48,12 +48,7 @@ def close_window(st, log):
 
 def _apply_effects(st, plan: Plan, log):
     ctx = plan.ctx
-    went_out: tuple = ()
-    if ctx.left_after == 0:
-        why = None
-        for module, params in st.rules.finish_hooks:
-            why = why or module.finish_verdict(ctx, plan.effects, params)
-        went_out = ((ctx.seat, why),)
+    went_out = ((ctx.seat, flow.forbidden_reason(ctx, plan.effects)),) if ctx.left_after == 0 else ()
     return written(st, resolve(st, ctx, plan.effects), went_out)
 
 
