@@ -3,6 +3,7 @@
     python benchmarks/engine.py                    # 5 rounds of 1 s CPU slices per contestant
     python benchmarks/engine.py --rounds 8 --slice 2
     python benchmarks/engine.py --profile gekifugo # cProfile of our self-play instead
+    valgrind --tool=callgrind python benchmarks/engine.py --just-play nanko --plies 3000   # instructions
 
 Random self-play: RLCard steps its ``doudizhu`` environment with a random legal action (what its RandomAgent
 does); ours enumerates ``legal_moves`` of an acting seat and ``apply``-s a random one every ply, every effect
@@ -273,11 +274,18 @@ def main(argv=None):
     parser.add_argument("--snapshot-every", type=int, default=200, help="the service's REFEREE_SNAPSHOT_EVERY")
     parser.add_argument("--replay-only", action="store_true", help="only the replay figures")
     parser.add_argument("--profile", choices=PRESETS, help="profile this preset's self-play instead")
+    parser.add_argument("--just-play", choices=PRESETS, help="only play --plies plies of this preset's self-play "
+                        "(under valgrind --tool=callgrind: instructions per ply, whatever the machine's load)")
     parser.add_argument("--top", type=int, default=25, help="functions shown by --profile")
     parser.add_argument("--plies", type=int, default=3000, help="plies profiled by --profile")
     args = parser.parse_args(argv)
     if args.profile:
         profile(args.profile, args.plies, args.top)
+        return
+    if args.just_play:
+        game = Ours(args.just_play, 5)
+        for _ in range(args.plies):
+            game.step()
         return
     if args.replay_only:
         replay_figures(args)
