@@ -46,12 +46,16 @@ class Ours:
         n = DEFAULT_PLAYERS[self.preset]
         return new_game(self.preset, None, [f"p{i}" for i in range(n)], self.rng.randrange(10 ** 9))[0]
 
-    def step(self):
+    def acting_seat(self) -> int:
+        """A seat that must act now (a finished deal starts a new game)."""
         acting = actors(self.st)
         if not acting:
             self.st = self._new()
             acting = actors(self.st)
-        seat = self.rng.choice(acting)
+        return self.rng.choice(acting)
+
+    def step(self):
+        seat = self.acting_seat()
         move = instantiate(self.rng.choice(legal_moves(self.st, seat)), self.rng)
         self.st = apply(self.st, move)[1]
 
@@ -65,11 +69,7 @@ class OursCore(Ours):
         self.name = f"{preset} core"
 
     def step(self):
-        acting = actors(self.st)
-        if not acting:
-            self.st = self._new()
-            acting = actors(self.st)
-        seat = self.rng.choice(acting)
+        seat = self.acting_seat()
         move = self.rng.choice(options(self.st, seat))
         self.st = advance(self.st, instantiate(move, self.rng) if isinstance(move, dict) else move)
 

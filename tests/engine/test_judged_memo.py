@@ -5,14 +5,14 @@ from contextlib import contextmanager
 
 from hypothesis import given, strategies as hs
 
-from referee import actors, advance, annotate, instantiate, legal_moves, new_game, next_deal
+from referee import actors, advance, annotate, instantiate, legal_moves, new_game
 from referee.legal import options
 from referee.moves import Move, parse_move
 from referee.play import _judge, judge_play
 from referee.presets import PRESETS
 from referee.rules.base import Rejection
 
-from .test_properties import PROFILE, SWITCHABLE, random_proposal
+from .test_properties import PROFILE, SWITCHABLE, random_proposal, walk
 
 
 @contextmanager
@@ -57,17 +57,13 @@ def check_position(st, seat, rng):
 def test_memoised_judgements_and_legal_moves_equal_fresh_ones(preset, seed, players, switches):
     st, _ = new_game(preset, switches, [f"p{i}" for i in range(players)], seed)
     rng = random.Random(seed)
-    for _ in range(300):
-        acting = actors(st)
-        if not acting:
-            if st.deal >= 2:
-                break
-            st, _ = next_deal(st)
-            continue
-        seat = rng.choice(acting)
+
+    def step(st, seat, ply):
         check_position(st, seat, rng)
         move = rng.choice(options(st, seat))
-        st = advance(st, move if isinstance(move, Move) else instantiate(move, rng))
+        return advance(st, move if isinstance(move, Move) else instantiate(move, rng))
+
+    walk(st, rng, 300, step)
 
 
 def test_options_are_the_legal_moves_as_moves():

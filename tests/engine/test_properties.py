@@ -157,6 +157,19 @@ def test_table_mode_games_keep_invariants(preset, seed, players):
     play_out(preset, None, seed, players, table=True)
 
 
+def walk(st, rng, plies, step):
+    """Up to ``plies`` plies over two deals: ``step(state, acting seat, ply)`` checks a position and returns the
+    next state."""
+    for ply in range(plies):
+        acting = actors(st)
+        if not acting:
+            if st.deal >= 2:
+                return
+            st, _ = next_deal(st)
+            continue
+        st = step(st, rng.choice(acting), ply)
+
+
 def exhaustive_check(st, seat, rng):
     """At one state: every listed entry (every sampled choice of a choose entry) is accepted, and every card set
     of up to 4 cards (a decision's size, for gives and discards) the judge accepts is covered by the list."""
@@ -189,17 +202,13 @@ def test_legal_moves_list_exactly_the_moves_apply_accepts(preset, seed, players,
     """Every move apply accepts is covered by legal_moves, and every listed move is accepted (sampled states)."""
     st, _ = new_game(preset, switches, [f"p{i}" for i in range(players)], seed)
     rng = random.Random(seed)
-    checked = 0
-    for ply in range(400):
-        acting = actors(st)
-        if not acting:
-            if st.deal >= 2:
-                break
-            st, _ = next_deal(st)
-            continue
-        seat = rng.choice(acting)
+    checked = []
+
+    def step(st, seat, ply):
         if st.pending or ply % 7 == 0:
             exhaustive_check(st, seat, rng)
-            checked += 1
-        st = apply(st, instantiate(rng.choice(legal_moves(st, seat)), rng))[1]
-    assert checked > 0
+            checked.append(ply)
+        return apply(st, instantiate(rng.choice(legal_moves(st, seat)), rng))[1]
+
+    walk(st, rng, 400, step)
+    assert checked
