@@ -117,7 +117,8 @@ def test_play_a_deal_against_three_bots_then_replay_it(page, live):
     clicked = [e for e in events["events"] if e["type"] == "move" and e["move"]["action"] == "give"
                and e["move"]["seat"] == 0]
     assert gave, ("in a 4-seat nanko exchange every seat gives", [e for e in events["events"] if e["type"] != "move"])
-    assert clicked or all(o.get("strongest") for o in gave), "a free choice of cards to give was made by clicking"
+    # the lower half gives its strongest cards (made by the referee when there is no tie); the upper half chooses
+    assert clicked or state["players"][0]["place"] > 2, ("a free choice of cards to give was made by clicking", gave)
     last_seq = int(page.get_attribute("body", "data-seq"))
 
     # --- the replay: scrub to the start, to the middle, step, to the end
