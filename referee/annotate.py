@@ -29,7 +29,9 @@ from .rules.base import Rejection
 from .state import replace
 
 
-NOTHING = {"effects": [], "kinds": [], "forbidden_finish": False}  # a move that fires nothing (copy its lists)
+def nothing() -> dict:
+    """The annotation of a move that fires nothing (a pass, a decision)."""
+    return {"effects": [], "kinds": [], "forbidden_finish": False}
 
 
 def annotate(st, entries: list[dict]) -> list[dict]:
@@ -44,7 +46,7 @@ def _annotation(st, entry: dict, closed: list) -> dict:
         why = cut_back_finish(st, entry["seat"], parse_many(entry["cards"]), st.pending[0].rule)
         return {"effects": [], "kinds": [], "forbidden_finish": why is not None}
     if action != "play":
-        return dict(NOTHING, effects=[], kinds=[])
+        return nothing()
     mv = parse_move(entry)
     if leads_through_window(st, mv):
         if not closed:

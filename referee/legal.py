@@ -16,7 +16,7 @@ import random
 from dataclasses import replace
 from itertools import combinations
 
-from .annotate import NOTHING, annotate, play_annotation
+from .annotate import annotate, nothing, play_annotation
 from .candidates import Beat, candidates, joined_candidates, possible_cards
 from .candidates import sizes as play_sizes
 
@@ -242,5 +242,5 @@ def legal_moves(st, seat: int, annotated: bool = False) -> list[dict]:
     else:
         moves = [fresh(json) for _, json in _play_moves(st, seat)]
     if st.field is not None or st.rules.lead_may_pass:
-        moves.insert(0, {"seat": seat, "action": "pass", **NOTHING, "effects": [], "kinds": []} if annotated else {"seat": seat, "action": "pass"})
+        moves.insert(0, {"seat": seat, "action": "pass", **nothing()} if annotated else {"seat": seat, "action": "pass"})
     return moves
