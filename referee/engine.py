@@ -46,23 +46,19 @@ def close_window(st, log):
     return _proceed(replace(st, pending=()), log)
 
 
-def _apply_effects(st, plan: Plan, log):
-    ctx = plan.ctx
-    went_out = ((ctx.seat, flow.forbidden_reason(ctx, plan.effects)),) if ctx.left_after == 0 else ()
-    return written(st, resolve(st, ctx, plan.effects), went_out)
-
-
 def _play(st, plan: Plan, log):
     ctx = plan.ctx
     field = st.field
     beneath = st.beneath
     if field is not None and not joins_field(ctx.special):
         beneath |= field.reading.mask
+    went_out = ((ctx.seat, flow.forbidden_reason(ctx, plan.effects)),) if ctx.left_after == 0 else ()
+    # the effects fold on the state the play was judged at: folds read only the order and who is still playing
+    changes = written(st, resolve(st, ctx, plan.effects), went_out)
     st = replace(st, players=st.players_without(ctx.seat, ctx.reading.mask), field=Field(plan.field_reading, ctx.seat),
-                 beneath=beneath, trick_plays=st.trick_plays + 1, first_play=False, turn=None, idle=0)
+                 beneath=beneath, trick_plays=st.trick_plays + 1, first_play=False, turn=None, idle=0, **changes)
     log.append({"kind": "play", "seat": ctx.seat, "cards": codes(ctx.reading.mask), "shape": plan.field_reading.shape,
                 "as": ctx.reading.as_map()})
-    st = _apply_effects(st, plan, log)
     return _proceed(st, log)
 
 

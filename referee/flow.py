@@ -74,7 +74,7 @@ def advance_after_pass(st, passer, log):
         if st.phase == "deal_over":
             return st
     if st.rules.passes_sit_out:
-        return _after_pass_until_flush(replace(st, passed=st.passed | 1 << passer), passer, log)
+        return _after_pass_until_flush(st, passer, st.passed | 1 << passer, log)
     if st.field is None:
         return replace(st, turn=st.next_active(passer))
     owner = st.field.seat
@@ -91,18 +91,21 @@ def advance_after_pass(st, passer, log):
     raise AssertionError("no active seat to move to")
 
 
-def _after_pass_until_flush(st, passer, log):
-    if all(st.passed >> s & 1 for s in st.active_seats()):
+def _after_pass_until_flush(st, passer, passed, log):
+    """The turn after a pass under pass_until_flush, ``passed`` the seats that have passed since the flush (this
+    pass included; written with the turn, in one copy)."""
+    players = st.players
+    if all(passed >> p.seat & 1 for p in players if p.place is None):
         if st.field is None:
             # nobody played since the lead: the same leader leads again (the seat after the last passer)
             return lead(st, st.next_active(passer))
         return lead(flush(st, log), st.field.seat)
-    n = len(st.players)
+    n = len(players)
     s = passer
     for _ in range(n):
         s = (s + st.direction) % n
-        if in_turn(st, s):
-            return replace(st, turn=s)
+        if players[s].place is None and not passed >> s & 1:
+            return replace(st, turn=s, passed=passed)
     raise AssertionError("no active seat to move to")
 
 

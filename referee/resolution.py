@@ -1,7 +1,7 @@
 """A play's effects folded into one resolution, then written onto the state in one step."""
 from __future__ import annotations
 
-from .state import After, replace
+from .state import After
 
 
 class Resolution:
@@ -31,8 +31,8 @@ def resolve(st, ctx, effects) -> Resolution:
     return res
 
 
-def written(st, res: Resolution, went_out: tuple):
-    """``st`` with the resolution written onto it, the play's remaining steps in ``after``."""
+def written(st, res: Resolution, went_out: tuple) -> dict:
+    """The changes that write the resolution onto ``st``, the play's remaining steps in ``after``."""
     changes = {"rank_lock": res.rank_lock, "jack_back": res.jack_back, "direction": res.direction,
                "trick_reversed": res.trick, "pending": tuple(res.queue),
                "after": After(res.ctx.seat, cut=res.cut, skip=res.skip, went_out=went_out, cards=res.ctx.reading.n)}
@@ -41,4 +41,4 @@ def written(st, res: Resolution, went_out: tuple):
         changes["revolution_min"] = res.revolution_min
     if res.lock is not None:
         changes["lock_suits"], changes["lock_kind"] = res.lock
-    return replace(st, **changes)
+    return changes

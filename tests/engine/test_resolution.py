@@ -15,7 +15,8 @@ def _resolved(effects, **state):
     reading = readings(0b1111 << 4, frozenset())[0]
     ctx = PlayContext(st, 0, reading, None, st.reversed, frozenset(), frozenset(), None, 0)
     res = resolve(st, ctx, effects)
-    return res, written(st, res, ())
+    from referee.state import replace
+    return res, replace(st, **written(st, res, ()))
 
 
 def test_several_revolutions_turn_the_order_once_and_the_highest_threshold_holds():
