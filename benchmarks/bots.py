@@ -15,6 +15,7 @@ import random
 import time
 
 from referee import actors, apply, new_game
+from referee.memo import relax_gc
 from referee.presets import PRESETS
 from workers.bots import make
 from workers.bots.observer import observe
@@ -41,6 +42,7 @@ def main():
     parser.add_argument("--playouts", type=int, default=24, help="mc playout cap per decision")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    relax_gc()  # as the service, workers and tournaments run the engine
     rows = []
     for preset in PRESETS:
         bot = make("mc", playouts=args.playouts, budget_ms=10 ** 9)

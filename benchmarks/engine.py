@@ -29,6 +29,7 @@ import time
 
 from referee import actors, advance, apply, instantiate, judge, legal_moves, new_game, next_deal, replay
 from referee.legal import options
+from referee.memo import relax_gc
 from referee.presets import DEFAULT_PLAYERS
 
 PRESETS = ("uecda", "nanko", "gekifugo")
@@ -279,6 +280,7 @@ def main(argv=None):
     parser.add_argument("--top", type=int, default=25, help="functions shown by --profile")
     parser.add_argument("--plies", type=int, default=3000, help="plies profiled by --profile")
     args = parser.parse_args(argv)
+    relax_gc()  # as the service, workers and tournaments run the engine
     if args.profile:
         profile(args.profile, args.plies, args.top)
         return

@@ -11,6 +11,7 @@ import api.cli
 import referee.cli
 import uecda.cli
 import workers.cli
+from referee.memo import relax_gc
 
 
 def main(argv=None) -> int:
@@ -19,6 +20,7 @@ def main(argv=None) -> int:
     for module in (referee.cli, api.cli, workers.cli, uecda.cli):
         module.register(sub)
     args = parser.parse_args(argv)
+    relax_gc()  # every command plays moves in this process or its forks
     return args.func(args) or 0
 
 

@@ -24,7 +24,8 @@ from .engine import close_window, leads_through_window
 from .errors import InputError
 from .flow import flush, forbidden_reason
 from .moves import Move, parse_move
-from .play import judge_play, judged_key, remember
+from .memo import remember
+from .play import judge_play, judged_key
 from .rules.base import Rejection
 from .state import replace
 

@@ -24,7 +24,8 @@ from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, cards_of, codes
 from .decisions import _allowed, strongest_split, window
 from .engine import close_window
 from .moves import Move, fresh
-from .play import joins_field, judge_play, judged_key, remember
+from .memo import remember
+from .play import joins_field, judge_play, judged_key
 from .rules import ALIASES, DECLARABLE
 from .rules.base import PlayContext, Rejection
 from .shapes import SEQUENCES, beats, loose, readings

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import codes
+from .memo import remember
 from .effects import Lock, Unlock, ordered
 from .rules import ALIASES, DECLARABLE, RULES
 from .rules.base import PlayContext, Rejection
@@ -128,20 +129,6 @@ def judged_key(state) -> tuple | None:
     r = None if f is None else f.reading
     return (None if r is None else (r.shape, r.mask, r.jokers), state.revolution, state.jack_back, state.lock_kind,
             state.lock_suits, state.rank_lock, state.trick_plays == 1, state.revolution_min)
-
-
-MEMO_SIZE = 1 << 14  # entries per memo and ruleset (the oldest go first): ~30 MB at most (gekifugo)
-
-
-def remember(memo: dict, key, value):
-    """``memo[key] = value``; a full memo forgets its oldest quarter at once (dicts keep insertion order; deleting
-    the oldest entry one by one would make every insert walk the deleted slots)."""
-    if len(memo) >= MEMO_SIZE:
-        kept = list(memo.items())[MEMO_SIZE // 4:]
-        memo.clear()
-        memo.update(kept)
-    memo[key] = value
-    return value
 
 
 def judge_play(state, move, with_effects=True):

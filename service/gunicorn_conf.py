@@ -25,7 +25,10 @@ logger_class = _Logger
 
 
 def post_fork(server, worker):
+    from referee.memo import relax_gc
     from service import logs
+
+    relax_gc()
 
     logs.configure()
 

@@ -1,0 +1,29 @@
+"""The engine's memos (judgements, listings, annotations per ruleset): bounded, and kept out of the way of
+CPython's cyclic garbage collector."""
+from __future__ import annotations
+
+import gc
+
+MEMO_SIZE = 1 << 14  # entries per memo and ruleset (the oldest go first): ~30 MB at most (gekifugo)
+
+
+def remember(memo: dict, key, value):
+    """``memo[key] = value``; a full memo forgets its oldest quarter at once (dicts keep insertion order; deleting
+    the oldest entry one by one would make every insert walk the deleted slots)."""
+    if len(memo) >= MEMO_SIZE:
+        kept = list(memo.items())[MEMO_SIZE // 4:]
+        memo.clear()
+        memo.update(kept)
+    memo[key] = value
+    return value
+
+
+GC_THRESHOLDS = (100_000, 50, 100)
+
+
+def relax_gc() -> None:
+    """Collect cycles less often in a process that plays many moves (the service, workers, tournaments,
+    benchmarks). The memos hold some 10^5 small objects; with CPython's default thresholds (700, 10, 10) a full
+    collection walks them every few thousand plies, which cost a third to a half of gekifugo's self-play time.
+    The engine makes little cyclic garbage, so collecting it rarely costs little memory."""
+    gc.set_threshold(*GC_THRESHOLDS)
