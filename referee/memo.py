@@ -3,17 +3,17 @@ CPython's cyclic garbage collector."""
 from __future__ import annotations
 
 import gc
+from itertools import islice
 
 MEMO_SIZE = 1 << 14  # entries per memo and ruleset (the oldest go first): ~30 MB at most (gekifugo)
 
 
 def remember(memo: dict, key, value):
-    """``memo[key] = value``; a full memo forgets its oldest quarter at once (dicts keep insertion order; deleting
-    the oldest entry one by one would make every insert walk the deleted slots)."""
+    """``memo[key] = value``; a full memo forgets its oldest quarter at once (dicts keep insertion order; finding
+    and deleting the oldest entry one at a time would walk the deleted slots before it on every insert)."""
     if len(memo) >= MEMO_SIZE:
-        kept = list(memo.items())[MEMO_SIZE // 4:]
-        memo.clear()
-        memo.update(kept)
+        for old in list(islice(memo, MEMO_SIZE // 4)):
+            del memo[old]
     memo[key] = value
     return value
 
