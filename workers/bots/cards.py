@@ -11,14 +11,30 @@ def is_joker(code: str) -> bool:
     return code.startswith("JK")
 
 
+def _rank(code: str) -> int:
+    return TOP if is_joker(code) else RANKS.index(code[1])
+
+
+def _strength(code: str, reversed_order: bool) -> int:
+    return min(state.strength(cards.parse(code), reversed_order), TOP)
+
+
+# both read once per card code: the playouts of the mc bot score every legal move of every ply with them
+_CODES = cards.codes(cards.deck(2))
+_RANKS = {c: _rank(c) for c in _CODES}
+_STRENGTHS = {(c, rev): _strength(c, rev) for c in _CODES for rev in (False, True)}
+
+
 def rank(code: str) -> int:
     """0 for the 3 … 12 for the 2; 13 for a joker."""
-    return TOP if is_joker(code) else RANKS.index(code[1])
+    r = _RANKS.get(code)
+    return _rank(code) if r is None else r
 
 
 def strength(code: str, reversed_order: bool) -> int:
     """0 (weakest) … 12 (strongest rank) in the order given (the engine's ``state.strength``); jokers 13."""
-    return min(state.strength(cards.parse(code), reversed_order), TOP)
+    s = _STRENGTHS.get((code, reversed_order))
+    return _strength(code, reversed_order) if s is None else s
 
 
 def game_deck(view: dict) -> list[str]:
