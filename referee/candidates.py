@@ -195,7 +195,8 @@ def candidates(hand: int, rules, sizes=None, swaps=True, beat: Beat | None = Non
     else:
         free, size = beat.free, beat.field.n
         beating = beat.ranks("group" if size > 1 else "single", size)
-        for r in range(13):
+        # without sizes free of the field, only the ranks that beat it are worth a look
+        for r in (range(13) if free else [r for r in range(13) if beating[r]]):
             pattern = hand >> 4 * r & 0xF
             if not pattern:
                 continue
@@ -210,6 +211,8 @@ def candidates(hand: int, rules, sizes=None, swaps=True, beat: Beat | None = Non
                 if k in free or k == size and beat.rank("single" if k == 1 else "group", k, 13):
                     out.add(js)
     for shape in rules.shapes:
+        if beat is not None and not beat.free and beat.field.shape != shape:
+            continue  # no sequence of this shape can follow the field (Beat.run)
         step = SINGLE_STEP.get(shape)
         if step is not None:
             for s in range(4):
