@@ -47,6 +47,9 @@ _CODES = {code(c): c for c in range(54)}
 
 def parse(text) -> int:
     """One card code to a card; accepts ``10`` for ``T`` and lower case."""
+    c = _CODES.get(text) if type(text) is str else None
+    if c is not None:
+        return c  # a code as the engine writes it
     if not isinstance(text, str):
         raise InputError("invalid_cards", f"a card must be a code like 'S3' or 'JK1', not {text!r}")
     t = text.strip().upper()
