@@ -157,13 +157,15 @@ def _after_from_json(a):
 
 
 @lru_cache(maxsize=512)
-def _rules_items(rules) -> tuple:
-    """A ruleset's "rules" JSON as (rule id, params or False) pairs, built once per ruleset (a move writes it)."""
-    return tuple(rules.to_json()["rules"].items())
+def _rules_of(rules) -> dict:
+    return rules.to_json()["rules"]
 
 
 def _rules_json(st, viewer) -> dict:
-    return {rule: dict(params) if params is not False else False for rule, params in _rules_items(st.rules)}
+    """A ruleset's "rules" JSON, built once per ruleset (every move writes it): each state gets its own dict of
+    the rules, whose parameter dicts it shares with every state of the ruleset (as their values are the
+    ruleset's own): copy one before changing it."""
+    return dict(_rules_of(st.rules))
 
 
 def _seats(mask: int, n: int) -> list[int]:
