@@ -125,7 +125,10 @@ def parse_json(raw: bytes, s: Settings, record_key: str | None = None):
         raise ApiError(f"the JSON is nested deeper than {s.max_json_depth} levels", code="json_too_deep") from None
     except ValueError as exc:  # JSONDecodeError, and integers longer than Python converts
         raise ApiError(f"the request body is not valid JSON: {str(exc)[:120]}", code="bad_json") from None
-    _check_strings(data, s, record_key)
+    if record_key is not None or len(text) > s.max_string_chars or "\\" in text or "\x7f" in text:
+        _check_strings(data, s, record_key)
+    # else no string can be too long or hold a bad character: strict JSON has raw control characters only as
+    # escapes, and UTF-8 text holds no lone surrogate
     return data
 
 

@@ -8,6 +8,7 @@ from service.encoded import dumps
 from service.errors import ApiError
 from service.games import GameService
 
+from . import fastload
 from .guards import json_body
 
 
@@ -24,7 +25,7 @@ def body(schema: Schema, optional: bool = False) -> dict:
                        code="bad_json")
     if not isinstance(data, dict):
         raise ApiError("the request body must be a JSON object", code="bad_json")
-    return schema.load(data)
+    return fastload.load(schema, data)
 
 
 def query(schema: Schema) -> dict:

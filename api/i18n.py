@@ -120,9 +120,10 @@ def verdict_ja(verdict: dict, move: dict | None, state: dict | None) -> str:
 def localize_response(resp: Response) -> Response:
     """After a POST of a move or a judging (/v1/games/<id>/moves, /v1/games/<id>/judge, /v1/judge): the verdict's
     message in Japanese when asked for. Kept out of the routes so that they stay about the game, not its words."""
-    if request.method != "POST" or not resp.is_json or not request.path.endswith(("/moves", "/judge")):
+    # the language first: without one asked for (nearly always) the answer's Content-Type is never parsed
+    if request.method != "POST" or not wants_japanese() or not request.path.endswith(("/moves", "/judge")):
         return resp
-    if not wants_japanese():
+    if not resp.is_json:
         return resp
     body = request.get_json(silent=True)
     payload = resp.get_json(silent=True)

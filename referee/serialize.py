@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import Any
 
 from .cards import cards_of, code, codes, count, deck
@@ -14,11 +15,13 @@ from .state_fields import FIELDS, REQUIRED
 
 def state_to_json(st: State, viewer=None) -> dict:
     """The table's view (``viewer=None``) or a seat's: other hands are null there."""
-    return {key: encode(st, viewer) for key, encode in _WRITE}
+    same = iter(_SAME(st))  # the fields written as they are, read in one call
+    return {key: next(same) if encode is None else encode(st, viewer) for key, encode in _WRITE}
 
 
-_WRITE = tuple((k.key, k.encode) for k in FIELDS)
-_ENCODE = dict(_WRITE)
+_WRITE = tuple((k.key, None if k.same else k.encode) for k in FIELDS)
+_SAME = attrgetter(*(k.same for k in FIELDS if k.same))
+_ENCODE = {k.key: k.encode for k in FIELDS}
 
 
 class SeatView(Mapping):

@@ -8,6 +8,7 @@ when the key is absent (``REQUIRED``: it must be there). A key without ``decode`
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from operator import attrgetter
 from typing import Any, Callable
 
@@ -28,6 +29,7 @@ class Key:
     encode: Callable[[Any, Any], Any]           # (state, viewer) -> JSON value
     decode: Callable[[Any, Any], tuple] | None  # (JSON value, ruleset) -> the values of ``names``
     default: Any = None                         # the JSON value of an absent key, or REQUIRED
+    same: str | None = None                     # the State field written as it is (encode is reading it)
 
 
 def _same(value):
@@ -40,7 +42,7 @@ def plain(key: str, name: str | None = None, write=_same, read=_same, default=RE
     get = attrgetter(name)
     encode = (lambda st, viewer: get(st)) if write is _same else (lambda st, viewer: write(get(st)))
     decode = (lambda value, rules: (value,)) if read is _same else (lambda value, rules: (read(value),))
-    return Key(key, (name,), encode, decode, default)
+    return Key(key, (name,), encode, decode, default, name if write is _same else None)
 
 
 def derived(key: str, encode) -> Key:
@@ -58,8 +60,7 @@ def titles(n: int, top_bottom) -> list[str]:
     return [top, "富豪"] + ["平民"] * (n - 4) + ["貧民", bottom]
 
 
-def _title(st, seat):
-    names = titles(len(st.players), st.rules.titles)
+def _title(names: list[str], st, seat):
     place = st.players[seat].place
     if place is None and st.previous_places:
         place = st.previous_places[seat]
@@ -75,8 +76,9 @@ def _rank_of(code: str) -> int:
 
 
 def _players_json(st, viewer) -> list:
+    names = titles(len(st.players), st.rules.titles)
     return [{"seat": p.seat, "name": p.name, "hand": codes(p.hand) if viewer is None or viewer == p.seat else None,
-             "hand_count": p.left, "unknown": p.unknown, "place": p.place, "title": _title(st, p.seat)}
+             "hand_count": p.left, "unknown": p.unknown, "place": p.place, "title": _title(names, st, p.seat)}
             for p in st.players]
 
 
@@ -154,6 +156,18 @@ def _after_from_json(a):
                                         a.get("window_done", False), int(a.get("cards", 0)))
 
 
+@lru_cache(maxsize=512)
+def _rules_of(rules) -> dict:
+    return rules.to_json()["rules"]
+
+
+def _rules_json(st, viewer) -> dict:
+    """A ruleset's "rules" JSON, built once per ruleset (every move writes it): each state gets its own dict of
+    the rules, whose parameter dicts it shares with every state of the ruleset (as their values are the
+    ruleset's own): copy one before changing it."""
+    return dict(_rules_of(st.rules))
+
+
 def _seats(mask: int, n: int) -> list[int]:
     return [s for s in range(n) if mask >> s & 1]
 
@@ -199,5 +213,5 @@ FIELDS = (
         lambda value, rules: (sum(1 << int(s) for s in value),), []),
     plain("idle_turns", "idle", read=int, default=0),
     derived("preset", lambda st, viewer: st.rules.preset),
-    derived("rules", lambda st, viewer: st.rules.to_json()["rules"]),
+    derived("rules", _rules_json),
 )

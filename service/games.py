@@ -129,8 +129,11 @@ class GameService:
         owed, over = turn_flags(state, bots)
         if any(bots):
             self.store.register_bot_game(gid)  # indexed before the game's keys exist: no owed turn escapes the reaper
-        seq = self.store.create(gid, state_json, events, digest(table), [digest(t) for t in seats], bots,
-                                owed=owed, over=over)
+        table_hash, seat_hashes = digest(table), [digest(t) for t in seats]
+        seq = self.store.create(gid, state_json, events, table_hash, seat_hashes, bots, owed=owed, over=over)
+        # the first move then needs no read (and no parse) when this process answers it
+        self.snapshots.put(GameRecord(gid, seq, state_json, table_hash, seat_hashes, bots,
+                                      owed=seq if owed else None), state)
         self._enqueue(gid, seq, owed)
         return {"game_id": gid, "table_token": table, "seat_tokens": seats, "seq": seq, "state": state_json}
 

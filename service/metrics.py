@@ -40,8 +40,15 @@ _flusher: tuple[int, threading.Thread] | None = None  # (pid, thread): a forked 
 log = logging.getLogger(__name__)
 
 
+_verdicts: dict = {}  # reason -> its child of VERDICTS: labels() is a lookup under a lock, once per move
+
+
 def verdict(reason: str | None) -> None:
-    VERDICTS.labels(reason or "legal").inc()
+    key = reason or "legal"
+    child = _verdicts.get(key)
+    if child is None:
+        child = _verdicts[key] = VERDICTS.labels(key)
+    child.inc()
 
 
 def active_key(prefix: str) -> str:

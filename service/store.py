@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import redis
 
-from .encoded import text_of
+from .encoded import encode, text_of
 
 BLOCK_STEP_MS = 2000  # well under the client's socket timeout
 KEYS_OF_A_GAME = ("meta", "log", "audit", "idem", "idemz", "match", "snaps")  # match: a UECda match's own log (uecda/)
@@ -247,7 +247,7 @@ class GameStore:
         args: list = [text_of(state), table_hash, json.dumps(seat_hashes), json.dumps(bots), int(owed),
                       int(over), time.time(), self.ttl_s, self.ttl_over_s, self.snapshot_every]
         for ev in events:
-            args += [ev["seq"], json.dumps(ev)]
+            args += [ev["seq"], encode(ev)]
         return int(self._create(keys=self.keys(gid), args=args))
 
     def load(self, gid: str, idem: str | None = None) -> GameRecord | None:
@@ -280,7 +280,7 @@ class GameStore:
                       self.ttl_over_s, digest, json.dumps(answer) if digest else "", self.idempotency_keys,
                       self.snapshot_every]
         for ev in events:
-            args += [ev["seq"], json.dumps(ev)]
+            args += [ev["seq"], encode(ev)]
         return self._written(self._append(keys=self.keys(gid), args=args))
 
     def reject(self, gid: str, expected_seq: int, audit: dict, idem: tuple[str, dict] | None = None) -> Written:
