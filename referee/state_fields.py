@@ -162,10 +162,9 @@ def _rules_of(rules) -> dict:
 
 
 def _rules_json(st, viewer) -> dict:
-    """A ruleset's "rules" JSON, built once per ruleset (every move writes it): each state gets its own dict of
-    the rules, whose parameter dicts it shares with every state of the ruleset (as their values are the
-    ruleset's own): copy one before changing it."""
-    return dict(_rules_of(st.rules))
+    """A ruleset's "rules" JSON, built once per ruleset (every move writes it) and copied per state, its parameter
+    dicts too: whoever holds a state's JSON may change it without touching another's."""
+    return {rule: dict(params) if params else params for rule, params in _rules_of(st.rules).items()}
 
 
 def _seats(mask: int, n: int) -> list[int]:

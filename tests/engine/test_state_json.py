@@ -102,3 +102,15 @@ def test_a_lazy_seat_view_equals_the_state_json_key_by_key():
             assert view["players"] == state_to_json(st, viewer)["players"]  # one key, built alone
             assert view == state_to_json(st, viewer) and list(view) == list(state_to_json(st, viewer))
             assert view.get("no such key") is None
+
+
+def test_a_state_json_is_its_own_down_to_the_rule_parameters():
+    # the rules JSON is built once per ruleset: every state must still get dicts of its own to change
+    st, _ = new_game("gekifugo", None, ["a", "b", "c", "d"], seed=3)
+    first, second = state_to_json(st), state_to_json(st)
+    rule = next(r for r, params in first["rules"].items() if params)
+    param = next(iter(first["rules"][rule]))
+    first["rules"][rule][param] = "changed"
+    first["rules"]["added"] = True
+    assert second["rules"][rule][param] != "changed" and "added" not in second["rules"]
+    assert state_to_json(st) == second
