@@ -65,10 +65,15 @@ def _play_moves(st, seat):
     beat = Beat(st, free) if st.field is not None else None
     jkey = None if p.unknown else judged_key(st)
     memo = rules.moves_memo
+    required = 0
+    for module, params in rules.required_hooks:
+        required |= module.required_cards(st, seat, params)
     out, seen = [], set()
     for mask in candidates(possible, rules, sizes, swaps=not p.unknown, beat=beat) | attach:
         if p.unknown and (mask.bit_count() > p.left or (mask & ~p.hand).bit_count() > p.unknown):
             continue
+        if mask & required != required:
+            continue  # the judge would reject it (a rule's legality hook): not worth judging
         if jkey is None:
             listed = _listed(st, seat, mask, mask in attach)
         else:

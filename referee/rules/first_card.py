@@ -30,6 +30,15 @@ def taken_on_trust(st, seat, params) -> tuple:
     return ("first_card_holder",) if params["must_play"] and st.first_play and st.players[seat].unknown else ()
 
 
+def required_cards(st, seat, params) -> int:
+    """The cards every play of ``seat`` must include now: the first card, on the match's first play, if the seat
+    may hold it (what ``legality`` rejects a play without)."""
+    if not (params["must_play"] and st.first_play):
+        return 0
+    c = card(params)
+    return 0 if st.unheld(seat, 1 << c) else 1 << c
+
+
 def legality(ctx, params):
     st = ctx.state
     if not (params["must_play"] and st.first_play):

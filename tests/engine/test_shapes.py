@@ -158,6 +158,22 @@ def test_geki_first_card_must_be_part_of_the_first_play_only():
     play(st, 2, "D9")                         # no duty after the first play
 
 
+def test_geki_first_play_lists_only_plays_with_the_first_card():
+    from referee import legal_moves
+    rules = only("gekifugo", "first_card")
+    st = game("gekifugo", [["S5", "S7"], ["H7", "HK"], ["D3", "S3", "D9", "DK"]], rules)
+    from referee.cards import parse
+    from referee.rules import first_card
+    params = st.rules.params("first_card")
+    # the listing does not even judge the sets without D3 (required_cards), and lists what the judge accepts
+    assert first_card.required_cards(st, 2, params) == 1 << parse("D3")
+    assert first_card.required_cards(st, 0, params) == 0
+    plays = [m["cards"] for m in legal_moves(st, 2) if m["action"] == "play"]
+    assert sorted(map(sorted, plays)) == [["D3"], ["D3", "S3"]]
+    _, st = play(st, 2, "D3")
+    assert first_card.required_cards(st, 0, params) == 0
+
+
 # --- stairs -----------------------------------------------------------------------------------------------------
 
 def test_stairs_shift_compare_needs_a_higher_weakest_card():
