@@ -1,7 +1,7 @@
 """Judging a play: which readings of the cards are legal, the one used, and the effects it fires."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .cards import codes
 from .memo import remember
@@ -10,6 +10,8 @@ from .rules import ALIASES, DECLARABLE, RULES
 from .rules.base import PlayContext, Rejection
 from .shapes import SEQUENCES, SHAPE_PRIORITY, Reading, beats, loose, matches_as, part, readings, strength_key
 
+DECLARATIONS = DECLARABLE | ALIASES.keys()  # every name a play may declare
+SEQUENCE_SET = frozenset(SEQUENCES)
 SHAPE_NAMES = {"loose": "loose cards", "single": "a single", "group": "a group", "stairs": "stairs", "skip_stairs": "skip stairs",
                "double_stairs": "double stairs", "emperor": "an emperor", "skip_emperor": "a skip emperor"}
 # How far a rejected reading got: the furthest one explains the rejection best.
@@ -17,8 +19,7 @@ PROGRESS = {"invalid_cards": 0, "shape_mismatch": 1, "undeclared": 2, "too_weak"
             "must_include_first_card": 4}
 
 
-@dataclass(frozen=True, slots=True)
-class Plan:
+class Plan(NamedTuple):  # built per judged play: a named tuple builds fast (see PlayContext)
     ctx: PlayContext
     field_reading: Reading        # what the field becomes (the combined cards for an attach revolution)
     effects: tuple
@@ -176,7 +177,7 @@ def judge_play(state, move, with_effects=True):
 def _judge(state, move, with_effects):
     rs = state.rules
     seat = move.seat
-    unknown = move.declare - DECLARABLE - ALIASES.keys()
+    unknown = move.declare - DECLARATIONS if move.declare else None
     if unknown:
         return Rejection("invalid_declaration", f"unknown declaration(s) {', '.join(sorted(unknown))}: declare "
                          "rule ids of effects or shapes (GET /v1/rules)")
@@ -196,7 +197,7 @@ def _judge(state, move, with_effects):
         why = " with the joker readings given in 'as'" if move.as_map else ""
         return Rejection("invalid_cards", f"{' '.join(codes(move.cards))} is not one play{why}: a play is "
                          f"{names}")
-    declared_shapes = move.declare & set(SEQUENCES)
+    declared_shapes = move.declare & SEQUENCE_SET if move.declare else None
     if declared_shapes and any(r.shape in declared_shapes for r in cands):
         cands = [r for r in cands if r.shape in declared_shapes]
     field = state.field.reading if state.field else None
