@@ -3,19 +3,37 @@ CPython's cyclic garbage collector."""
 from __future__ import annotations
 
 import gc
+import threading
+from collections import OrderedDict
 from itertools import islice
 
-MEMO_SIZE = 1 << 14  # entries per memo and ruleset (the oldest go first): ~30 MB at most (gekifugo)
+MEMO_SIZE = 1 << 14  # entries per memo (the oldest go first): ~25 MB when full (gekifugo)
+LIVE_MEMOS = 12      # memos holding entries at once in a process, two per ruleset in play: ~300 MB at most
+_live: OrderedDict = OrderedDict()  # id(memo) -> memo, in the order they started filling
+_live_lock = threading.Lock()
 
 
 def remember(memo: dict, key, value):
-    """``memo[key] = value``; a full memo forgets its oldest quarter at once (dicts keep insertion order; finding
-    and deleting the oldest entry one at a time would walk the deleted slots before it on every insert)."""
-    if len(memo) >= MEMO_SIZE:
+    """``memo[key] = value``. A full memo forgets its oldest quarter at once (dicts keep insertion order; finding
+    and deleting the oldest entry one at a time would walk the deleted slots before it on every insert). A memo
+    that starts filling while LIVE_MEMOS others hold entries empties the one that started longest ago, so that
+    games under many different rulesets cannot fill a process's memory (every custom ruleset has memos)."""
+    if not memo:
+        _started(memo)
+    elif len(memo) >= MEMO_SIZE:
         for old in list(islice(memo, MEMO_SIZE // 4)):
-            del memo[old]
+            memo.pop(old, None)  # another thread may have taken it
     memo[key] = value
     return value
+
+
+def _started(memo: dict) -> None:
+    with _live_lock:
+        _live[id(memo)] = memo  # held here, so its id cannot be reused while it is listed
+        _live.move_to_end(id(memo))
+        while len(_live) > LIVE_MEMOS:
+            _, oldest = _live.popitem(last=False)
+            oldest.clear()
 
 
 GC_THRESHOLDS = (100_000, 50, 100)
