@@ -68,36 +68,39 @@ def _play_moves(st, seat):
     required = 0
     for module, params in rules.required_hooks:
         required |= module.required_cards(st, seat, params)
-    out, seen = [], set()
-    for mask in candidates(possible, rules, sizes, swaps=not p.unknown, beat=beat) | attach:
-        if p.unknown and (mask.bit_count() > p.left or (mask & ~p.hand).bit_count() > p.unknown):
+    unknown = p.unknown
+    cands = candidates(possible, rules, sizes, swaps=not unknown, beat=beat)
+    if attach:
+        cands = cands | attach
+    get = memo.get
+    out: list = []
+    for mask in cands:
+        if unknown and (mask.bit_count() > p.left or (mask & ~p.hand).bit_count() > unknown):
             continue
         if mask & required != required:
             continue  # the judge would reject it (a rule's legality hook): not worth judging
+        attached = mask in attach
         if jkey is None:
-            listed = _listed(st, seat, mask, mask in attach)
+            listed = _listed(st, seat, mask, attached)
         else:
-            key = (jkey, seat, mask, mask in attach)
-            listed = memo.get(key)
+            listed = get((jkey, seat, mask, attached))
             if listed is None:
                 # the judgement never depends on the seat here: another seat's listing differs only in 'seat'
-                other = memo.get((jkey, -1, mask, mask in attach))
+                other = get((jkey, -1, mask, attached))
                 if other is None:
-                    other = remember(memo, (jkey, -1, mask, mask in attach), _listed(st, seat, mask, mask in attach))
-                listed = remember(memo, key, other if other and other[0][1].seat == seat else tuple(
-                    (dedupe, replace(move, seat=seat), {**json, "seat": seat}) for dedupe, move, json in other))
-        for dedupe, move, json in listed:
-            if dedupe not in seen:
-                seen.add(dedupe)
-                out.append((move, json))
+                    other = remember(memo, (jkey, -1, mask, attached), _listed(st, seat, mask, attached))
+                listed = remember(memo, (jkey, seat, mask, attached), other if other and other[0][0].seat == seat
+                                  else tuple((replace(move, seat=seat), {**json, "seat": seat}) for move, json in other))
+        if listed:
+            out.extend(listed)
     return out
 
 
 def _listed(st, seat, mask, attached) -> tuple:
-    """The legal plays of the cards ``mask``: ((dedupe key, Move, JSON), ...)."""
+    """The legal plays of the cards ``mask``: ((Move, JSON), ...), each once."""
     rules = st.rules
     field = st.field.reading if st.field else None
-    out = []
+    out, seen = [], set()
     # attached cards are also listed without 'as': the combined field decides their reading (§10.6)
     for reading in _outcome_readings(mask, rules) + ([loose(mask)] if attached else []):
         if field is not None and not attached and _cannot_beat(st, seat, reading, field):
@@ -129,8 +132,10 @@ def _listed(st, seat, mask, attached) -> tuple:
                 if plan.ctx.special and plan.ctx.special not in keep:
                     keep.append(plan.ctx.special)
                 move = Move(seat, "play", mask, jokers, frozenset(keep), frozenset(decline))
-            out.append(((mask, tuple(sorted(as_map.items())), tuple(sorted(move.declare)), decline), move,
-                        move.to_json()))
+            once = (tuple(sorted(as_map.items())), move.declare, decline)  # declaring nothing may equal declaring all
+            if once not in seen:
+                seen.add(once)
+                out.append((move, move.to_json()))
     return tuple(out)
 
 
