@@ -16,6 +16,17 @@ from .verdict import Verdict, reject
 CARD_ERRORS = ("invalid_cards",)
 
 
+class _Unlogged(list):
+    """The log of a change nobody reads (``advance``): entries are dropped; the costliest is not even built."""
+    __slots__ = ()
+
+    def append(self, entry):
+        pass
+
+
+UNLOGGED = _Unlogged()
+
+
 def _proceed(st, log):
     return flow.proceed(st, log, decisions.normalize, deals.start_play)
 
@@ -57,8 +68,9 @@ def _play(st, plan: Plan, log):
     changes = written(st, resolve(st, ctx, plan.effects), went_out)
     st = replace(st, players=st.players_without(ctx.seat, ctx.reading.mask), field=Field(plan.field_reading, ctx.seat),
                  beneath=beneath, trick_plays=st.trick_plays + 1, first_play=False, turn=None, idle=0, **changes)
-    log.append({"kind": "play", "seat": ctx.seat, "cards": codes(ctx.reading.mask), "shape": plan.field_reading.shape,
-                "as": ctx.reading.as_map()})
+    if log is not UNLOGGED:
+        log.append({"kind": "play", "seat": ctx.seat, "cards": codes(ctx.reading.mask),
+                    "shape": plan.field_reading.shape, "as": ctx.reading.as_map()})
     return _proceed(st, log)
 
 
@@ -116,7 +128,7 @@ def _unchecked(st, mv) -> tuple:
     return tuple(out)
 
 
-def _change(st, move):
+def _change(st, move, log):
     """(move, rejection or None, the state the move was judged at, new state without its seq, log, plan)."""
     try:
         mv = move if type(move) is Move else parse_move(move)
@@ -126,7 +138,6 @@ def _change(st, move):
         raise
     if not 0 <= mv.seat < len(st.players):
         raise InputError("bad_move", f"seat must be 0 to {len(st.players) - 1}, not {mv.seat}")
-    log: list = []
     plan = None
     if leads_through_window(st, mv):
         st = close_window(st, log)
@@ -156,7 +167,7 @@ def _change(st, move):
 
 def apply(st, move):
     """(verdict, new state, events). An illegal move leaves the state as it was and yields no event."""
-    mv, rejected, st_at, new, log, plan = _change(st, move)
+    mv, rejected, st_at, new, log, plan = _change(st, move, [])
     if rejected is not None:
         return rejected, st, []
     extra = [x["rule"] for x in log if x.get("rule") and (x.get("kind") == "finish" or x["rule"] in st.rules.finishers)]
@@ -171,7 +182,7 @@ def apply(st, move):
 def advance(st, move):
     """The state after a legal ``move``, or the rejecting Verdict: ``apply`` without its verdict and event (for
     replaying a log and for playouts)."""
-    _, rejected, st_at, new, _, _ = _change(st, move)
+    _, rejected, st_at, new, _, _ = _change(st, move, UNLOGGED)
     return rejected if rejected is not None else replace(new, seq=st_at.seq + 1)
 
 
