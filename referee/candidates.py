@@ -11,6 +11,7 @@ from functools import lru_cache
 from itertools import combinations, permutations
 
 from .cards import JOKERS_MASK, NORMAL_MASK, card, cards_of, deck
+from .shapes import SEQUENCES
 
 
 def _joker_sets(jb: int) -> list[int]:
@@ -210,7 +211,9 @@ def candidates(hand: int, rules, sizes=None, swaps=True, beat: Beat | None = Non
                 k = js.bit_count()
                 if k in free or k == size and beat.rank("single" if k == 1 else "group", k, 13):
                     out.add(js)
-    for shape in rules.shapes:
+    for shape in SEQUENCES:  # in a fixed order: the sets' order (hence legal_moves') must not depend on str hashing
+        if shape not in rules.shapes:
+            continue
         if beat is not None and not beat.free and beat.field.shape != shape:
             continue  # no sequence of this shape can follow the field (Beat.run)
         step = SINGLE_STEP.get(shape)
