@@ -53,12 +53,11 @@ def play_score(move: dict, ctx: Context) -> float:
     cards = move["cards"]
     n = len(cards)
     rev = ctx.rev
-    kinds = set(move["kinds"])
-    jokers = sum(1 for c in cards if is_joker(c))
+    kinds = move["kinds"]
     nat = [c for c in cards if not is_joker(c)]
+    jokers = n - len(nat)
     if n == ctx.count:
         return -1000.0 if not move["forbidden_finish"] else 1000.0
-    rest = [c for c in ctx.hand if c not in cards]
     # the order the hand lives in after the play (a revolution flips it for good)
     strengths = [strength(c, rev) for c in nat] or [TOP]
     lead = ctx.field is None
@@ -74,7 +73,10 @@ def play_score(move: dict, ctx: Context) -> float:
     if not small:
         score += 2.5 * tops
     # do not break up groups
-    used = Counter(rank(c) for c in nat)
+    used: dict = {}
+    for c in nat:
+        r = rank(c)
+        used[r] = used.get(r, 0) + 1
     for r, k in used.items():
         if ctx.ranks[r] > k and len(used) == 1:
             score += 2.5
@@ -87,9 +89,12 @@ def play_score(move: dict, ctx: Context) -> float:
     if "jack_back" in kinds:
         score += -1.5 if ctx.weakness < 0 else 1.5
     if move.get("declare"):
-        score -= 0.5 * len(kinds & WANTED)
+        score -= 0.5 * len(WANTED.intersection(kinds))
     elif "decline" in move:
         score += 0.1  # same cards without declining: tie-break on the weakness term above
+    if not ctx.last_forbidden:
+        return score  # no card of the hand is a liability (the terms below add nothing)
+    rest = [c for c in ctx.hand if c not in cards]
     if _stuck(rest, ctx):
         score += 12.0
     elif len(rest) <= 3:
