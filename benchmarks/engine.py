@@ -305,7 +305,8 @@ def main(argv=None):
         print(f"judge {preset:<9} median_us={statistics.median(every) * 1e6:.0f} "
               f"p90_us={sorted(every)[int(len(every) * 0.9)] * 1e6:.0f} (n={len(every)}); "
               f"plays only: median_us={statistics.median(plays) * 1e6:.0f} (n={len(plays)})")
-    replay_figures(args)
+    if args.replay_events:
+        replay_figures(args)
 
 
 def replay_figures(args) -> None:
