@@ -3,7 +3,7 @@
     python benchmarks/engine.py                    # 5 rounds of 1 s CPU slices per contestant
     python benchmarks/engine.py --rounds 8 --slice 2
     python benchmarks/engine.py --profile gekifugo # cProfile of our self-play instead
-    valgrind --tool=callgrind python benchmarks/engine.py --just-play nanko --plies 3000   # instructions
+    PYTHONHASHSEED=0 valgrind --tool=callgrind python benchmarks/engine.py --just-play nanko --plies 3000   # instructions
 
 Random self-play: RLCard steps its ``doudizhu`` environment with a random legal action (what its RandomAgent
 does); ours enumerates ``legal_moves`` of an acting seat and ``apply``-s a random one every ply, every effect
