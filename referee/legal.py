@@ -136,6 +136,8 @@ def _listed(st, seat, mask, attached) -> tuple:
             if once not in seen:
                 seen.add(once)
                 out.append((move, move.to_json()))
+            if rules.declarations and keep == shape_decl:
+                break  # declaring everything kept nothing: declaring nothing lists this very move
     return tuple(out)
 
 
