@@ -13,7 +13,6 @@ makes one.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from itertools import combinations
 
 from .annotate import annotate, nothing, play_annotation
@@ -90,7 +89,7 @@ def _play_moves(st, seat):
                 if other is None:
                     other = remember(memo, (jkey, -1, mask, attached), _listed(st, seat, mask, attached))
                 listed = remember(memo, (jkey, seat, mask, attached), other if other and other[0][0].seat == seat
-                                  else tuple((replace(move, seat=seat), {**json, "seat": seat}) for move, json in other))
+                                  else tuple((move.for_seat(seat), {**json, "seat": seat}) for move, json in other))
         if listed:
             out.extend(listed)
     return out
