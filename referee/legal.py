@@ -82,14 +82,16 @@ def _play_moves(st, seat):
         if jkey is None:
             listed = _listed(st, seat, mask, attached)
         else:
-            listed = get((jkey, seat, mask, attached))
+            listed = get((jkey, mask, attached))
             if listed is None:
+                listed = remember(memo, (jkey, mask, attached), _listed(st, seat, mask, attached))
+            elif listed and listed[0][0].seat != seat:
                 # the judgement never depends on the seat here: another seat's listing differs only in 'seat'
-                other = get((jkey, -1, mask, attached))
-                if other is None:
-                    other = remember(memo, (jkey, -1, mask, attached), _listed(st, seat, mask, attached))
-                listed = remember(memo, (jkey, seat, mask, attached), other if other and other[0][0].seat == seat
-                                  else tuple((move.for_seat(seat), {**json, "seat": seat}) for move, json in other))
+                mine = get((jkey, seat, mask, attached))
+                if mine is None:
+                    mine = remember(memo, (jkey, seat, mask, attached),
+                                    tuple((move.for_seat(seat), {**json, "seat": seat}) for move, json in listed))
+                listed = mine
         if listed:
             out.extend(listed)
     return out
