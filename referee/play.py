@@ -151,24 +151,23 @@ def judge_play(state, move, with_effects=True):
     key = (key, move.cards, move.as_map, move.declare, move.decline, with_effects)
     memo = rs.memo
     hit = memo.get(key)
-    light = None
-    if hit is None and with_effects:
+    effects_missing = False
+    if hit is None:
         # legal_moves judged this play for legality only: its reading stands, only the effects are missing
-        light = memo.get(key[:-1] + (False,))
-        if isinstance(light, Rejection):
-            return light
-    if hit is None and light is None:
-        plan = _judge(state, move, with_effects)
-        remember(memo, key, plan if isinstance(plan, Rejection) else (
-            plan.ctx.reading, plan.ctx.special, plan.field_reading, plan.effects, plan.void))
-        return plan
+        hit = memo.get(key[:-1] + (False,)) if with_effects else None
+        if hit is None:
+            plan = _judge(state, move, with_effects)
+            remember(memo, key, plan if isinstance(plan, Rejection) else (
+                plan.ctx.reading, plan.ctx.special, plan.field_reading, plan.effects, plan.void))
+            return plan
+        effects_missing = True
     if isinstance(hit, Rejection):
         return hit
-    reading, special, field_reading, effects, void = hit or light
+    reading, special, field_reading, effects, void = hit
     ctx = PlayContext(state, seat, reading, state.field.reading if state.field else None,
                       state.reversed, move.declare, move.decline, special,
                       state.left(seat) - move.cards.bit_count(), move.as_map)
-    if hit is None:
+    if effects_missing:
         effects, void = _effects(ctx)
         remember(memo, key, (reading, special, field_reading, effects, void))
     return Plan(ctx, field_reading, effects, void)
