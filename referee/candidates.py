@@ -110,33 +110,18 @@ def _grouped(slots):
 CROSS_SUIT_GROUPS = _grouped(_sequence_slots())
 
 
-def sizes(st):
-    """The play sizes worth generating on the field (None: every size), and the sizes at which a special play
-    may be played without beating it (at the others, only what beats the field is generated)."""
-    if st.field is None:
-        return None, frozenset()
-    field = st.field.reading
-    free = set()
-    for module, params in st.rules.size_hooks:
-        free.update(module.candidate_sizes(field, params))
-    return {field.n} | free, frozenset(free)
-
-
 class Beat:
     """Which generated sets may beat the field: the field's shape and size, stronger in the order in force."""
-    __slots__ = ("field", "reversed", "above", "free")
+    __slots__ = ("field", "reversed", "above")
 
-    def __init__(self, st, free):
+    def __init__(self, st):
         self.field = st.field.reading
         self.reversed = st.reversed
         self.above = st.rules.compare == "above"
-        self.free = free
 
     def rank(self, shape, k, r) -> bool:
         """May a set of ``k`` cards of ``shape`` at rank ``r`` (a single or group; 13: only jokers) be listed?"""
         f = self.field
-        if k in self.free:
-            return True
         if f.shape != shape or f.n != k or f.wild:
             return False
         return r == 13 or (r < f.lo if self.reversed else r > f.lo)
@@ -144,8 +129,6 @@ class Beat:
     def ranks(self, shape, k) -> list[bool]:
         """``rank`` for every rank 0..13 at once."""
         f = self.field
-        if k in self.free:
-            return [True] * 14
         if f.shape != shape or f.n != k or f.wild:
             return [False] * 14
         lo = f.lo
@@ -154,8 +137,6 @@ class Beat:
     def run(self, shape, k, lo, hi) -> bool:
         """May a sequence of ``k`` cards of ``shape`` from rank ``lo`` to ``hi`` be listed?"""
         f = self.field
-        if k in self.free:
-            return True
         if f.shape != shape or f.n != k or f.wild:
             return False
         if self.above:
@@ -172,6 +153,16 @@ def joined_candidates(st, possible: int) -> set[int]:
     return out
 
 
+def special_candidates(st, possible: int) -> set[int]:
+    """Card sets that a special play may admit on the field without beating it: the special_candidates hooks
+    (only what beats the field is generated otherwise)."""
+    out: set[int] = set()
+    if st.field is not None:
+        for module, params in st.rules.special_cand_hooks:
+            out |= module.special_candidates(st.field.reading, possible, params)
+    return out
+
+
 def possible_cards(st, seat) -> int:
     """The cards ``seat`` may hold: its hand, plus every unseen card while part of its hand is unknown."""
     p = st.players[seat]
@@ -180,12 +171,13 @@ def possible_cards(st, seat) -> int:
     return p.hand | (deck(st.rules.jokers) & ~st.seen())
 
 
-def candidates(hand: int, rules, sizes=None, swaps=True, beat: Beat | None = None) -> set[int]:
-    """Card sets that may form one play; only of ``sizes`` when given, and only those that ``beat`` lets through.
+def candidates(hand: int, rules, swaps=True, beat: Beat | None = None) -> set[int]:
+    """Card sets that may form one play; on a field (``beat``) only those of its size that may beat it.
     With ``swaps``, a held card of a sequence may also be left in hand and replaced by a joker."""
     jb = hand & JOKERS_MASK
     j = jb >> 52
     out: set[int] = set()
+    sizes: tuple | None = None
     if beat is None:  # leading: every set of every size
         for r in range(13):
             pattern = hand >> 4 * r & 0xF
@@ -194,27 +186,22 @@ def candidates(hand: int, rules, sizes=None, swaps=True, beat: Beat | None = Non
                     out.update(sets)
         out.update(_joker_sets(jb)[1:])
     else:
-        free, size = beat.free, beat.field.n
+        size = beat.field.n
+        sizes = (size,)
         beating = beat.ranks("group" if size > 1 else "single", size)
-        # without sizes free of the field, only the ranks that beat it are worth a look
-        for r in (range(13) if free else [r for r in range(13) if beating[r]]):
-            pattern = hand >> 4 * r & 0xF
-            if not pattern:
-                continue
-            table = GROUPS[r][pattern][j]
+        for r in range(13):
             if beating[r]:
-                out.update(table.get(size, ()))
-            for k in free:
-                out.update(table.get(k, ()))
-        if jb:
+                pattern = hand >> 4 * r & 0xF
+                if pattern:
+                    out.update(GROUPS[r][pattern][j].get(size, ()))
+        if jb and beating[13]:
             for js in _joker_sets(jb)[1:]:
-                k = js.bit_count()
-                if k in free or k == size and beat.rank("single" if k == 1 else "group", k, 13):
+                if js.bit_count() == size:
                     out.add(js)
     for shape in SEQUENCES:  # in a fixed order: the sets' order (hence legal_moves') must not depend on str hashing
         if shape not in rules.shapes:
             continue
-        if beat is not None and not beat.free and beat.field.shape != shape:
+        if beat is not None and beat.field.shape != shape:
             continue  # no sequence of this shape can follow the field (Beat.run)
         step = SINGLE_STEP.get(shape)
         if step is not None:

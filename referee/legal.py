@@ -16,8 +16,7 @@ import random
 from itertools import combinations
 
 from .annotate import annotate, nothing, play_annotation
-from .candidates import Beat, candidates, joined_candidates, possible_cards
-from .candidates import sizes as play_sizes
+from .candidates import Beat, candidates, joined_candidates, possible_cards, special_candidates
 
 from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, cards_of, codes
 from .decisions import _allowed, strongest_split, window
@@ -60,17 +59,16 @@ def _play_moves(st, seat):
     p = st.players[seat]
     possible = possible_cards(st, seat)
     attach = joined_candidates(st, possible)
-    sizes, free = play_sizes(st)
-    beat = Beat(st, free) if st.field is not None else None
+    beat = Beat(st) if st.field is not None else None
     jkey = None if p.unknown else judged_key(st)
     memo = rules.moves_memo
     required = 0
     for module, params in rules.required_hooks:
         required |= module.required_cards(st, seat, params)
     unknown = p.unknown
-    cands = candidates(possible, rules, sizes, swaps=not unknown, beat=beat)
-    if attach:
-        cands = cands | attach
+    cands = candidates(possible, rules, swaps=not unknown, beat=beat)
+    if beat is not None:
+        cands |= special_candidates(st, possible) | attach
     get = memo.get
     out: list = []
     for mask in cands:

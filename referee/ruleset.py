@@ -20,7 +20,7 @@ def _flagged(flag: str) -> frozenset:
 
 class Ruleset:
     __slots__ = ("preset", "_params", "shapes", "compare", "min_stairs", "declarations", "jokers", "field_shapes", "titles",
-                 "legality_hooks", "special_hooks", "play_hooks", "suit_hooks", "finish_hooks", "size_hooks", "required_hooks",
+                 "legality_hooks", "special_hooks", "play_hooks", "suit_hooks", "finish_hooks", "special_cand_hooks", "required_hooks",
                  "extra_hooks", "decline_hooks", "trust_hooks", "on_finish_hooks", "finishers", "leader_hooks",
                  "queue_hooks", "count_hooks", "tie_breakers", "pass_hooks", "cut_hooks", "suits_matter",
                  "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key", "memo", "moves_memo")
@@ -52,7 +52,7 @@ class Ruleset:
         self.special_hooks = hooks("special_play")
         self.play_hooks = hooks("after_play")
         self.finish_hooks = hooks("finish_verdict")
-        self.size_hooks = hooks("candidate_sizes")
+        self.special_cand_hooks = hooks("special_candidates")
         self.required_hooks = hooks("required_cards")
         self.on_finish_hooks = tuple(sorted(hooks("on_finish"), key=lambda mp: getattr(mp[0], "ON_FINISH_ORDER", 0)))
         self.finishers = frozenset(m.ID for m, _ in self.on_finish_hooks)  # their events are the play's effects

@@ -19,11 +19,6 @@ def field_shapes(shapes, min_stairs: int, params) -> tuple:
     return shapes | {"stairs"}, min(min_stairs, 4)
 
 
-def candidate_sizes(field, params) -> tuple:
-    """Sizes this special play may have on ``field`` whether or not it beats it."""
-    return (4 - field.n,) if field.n <= 3 else ()
-
-
 def extra_candidates(f, possible: int, params) -> set[int]:
     """Card sets that, with the field ``f``, make the 4 cards of an attach revolution (alone they may be no play)."""
     if f.wild or f.n > 3:

@@ -1,4 +1,7 @@
 """砂嵐 (sandstorm, nanko): exactly three 3s, no jokers, may be played on any field and flush it."""
+from itertools import combinations
+
+from ..cards import cards_of, rank_mask
 from ..effects import Cut
 
 ID = "sandstorm"
@@ -16,9 +19,10 @@ def is_sandstorm(reading) -> bool:
             and reading.rank_count(THREE) == 3)
 
 
-def candidate_sizes(field, params) -> tuple:
-    """Sizes this special play may have on ``field`` whether or not it beats it."""
-    return (3,)
+def special_candidates(field, possible: int, params) -> set[int]:
+    """The card sets this special play may admit on ``field`` whether or not they beat it: three held 3s."""
+    threes = cards_of(possible & rank_mask(THREE))
+    return {sum(1 << c for c in combo) for combo in combinations(threes, 3)}
 
 
 def special_play(ctx, params):

@@ -10,9 +10,9 @@ DECLARABLE = True
 S3 = parse("S3")
 
 
-def candidate_sizes(field, params) -> tuple:
-    """Sizes this special play may have on ``field`` whether or not it beats it."""
-    return (1,) if field.wild and field.n == 1 else ()
+def special_candidates(field, possible: int, params) -> set[int]:
+    """The card sets this special play may admit on ``field`` whether or not they beat it: the ♠3 on a lone joker."""
+    return {1 << S3} if field.wild and field.n == 1 and possible >> S3 & 1 else set()
 
 
 def special_play(ctx, params):
