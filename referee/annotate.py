@@ -58,9 +58,9 @@ def _annotation(st, entry: dict, closed: list) -> dict:
 
 def play_annotation(st, mv: Move) -> dict:
     """The annotation of the legal play ``mv`` (memoised with the plays listed, under play.judged_key)."""
-    jkey = judged_key(st)
+    key = (judged_key(st, mv.seat), mv)
     memo = st.rules.moves_memo
-    hit = memo.get((jkey, mv)) if jkey is not None else None
+    hit = memo.get(key)
     if hit is None:
         plan = judge_play(st, mv)
         if isinstance(plan, Rejection):
@@ -69,8 +69,7 @@ def play_annotation(st, mv: Move) -> dict:
         hit = {"effects": list(dict.fromkeys(e.rule for e in fired)),
                "kinds": list(dict.fromkeys(e.KIND for e in fired)),
                "forbidden_finish": forbidden_reason(plan.ctx, plan.effects) is not None}
-        if jkey is not None:
-            remember(memo, (jkey, mv), hit)
+        remember(memo, key, hit)
     return {"effects": list(hit["effects"]), "kinds": list(hit["kinds"]), "forbidden_finish": hit["forbidden_finish"]}
 
 

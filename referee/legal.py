@@ -53,14 +53,14 @@ def _cannot_beat(st, seat, reading, field) -> bool:
 
 
 def _play_moves(st, seat):
-    """Every legal play of ``seat`` as (Move, its JSON). Outside table mode and the match's first play, what a
+    """Every legal play of ``seat`` as (Move, its JSON). Outside table mode (unknown cards), what a
     candidate set yields depends only on the judged part of the state (play.judged_key), so it is memoised."""
     rules = st.rules
     p = st.players[seat]
     possible = possible_cards(st, seat)
     attach = joined_candidates(st, possible)
     beat = Beat(st) if st.field is not None else None
-    jkey = None if p.unknown else judged_key(st)
+    jkey = None if p.unknown else judged_key(st, seat)
     memo = rules.moves_memo
     required = 0
     for module, params in rules.required_hooks:

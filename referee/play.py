@@ -119,17 +119,22 @@ def _special(ctx, rs):
     return None
 
 
-def judged_key(state) -> tuple | None:
+def judged_key(state, seat: int) -> tuple:
     """What a play's judgement reads of the state besides the play itself (RULES.md §4-§6 as the rule hooks
     read it): the field, the order, the locks, whether this is the trick's second play, the revolution
-    threshold. Rule hooks read nothing else, except first_card while the first play is pending (its holder):
-    then there is no key and nothing is memoised. tests/engine/test_judged_memo.py checks the claim."""
-    if state.first_play:
-        return None
+    threshold, and while the match's first play is pending the cards the seat's plays must include (first_card
+    reads the holder: ``required_cards`` says what it reads). Rule hooks read nothing else:
+    tests/engine/test_judged_memo.py checks the claim."""
     f = state.field
     r = None if f is None else f.reading
-    return (None if r is None else (r.shape, r.mask, r.jokers), state.revolution, state.jack_back, state.lock_kind,
-            state.lock_suits, state.rank_lock, state.trick_plays == 1, state.revolution_min)
+    key = (None if r is None else (r.shape, r.mask, r.jokers), state.revolution, state.jack_back, state.lock_kind,
+           state.lock_suits, state.rank_lock, state.trick_plays == 1, state.revolution_min)
+    if state.first_play:
+        required = 0
+        for module, params in state.rules.required_hooks:
+            required |= module.required_cards(state, seat, params)
+        return key + (required,)
+    return key
 
 
 def judge_play(state, move, with_effects=True):
@@ -145,10 +150,7 @@ def judge_play(state, move, with_effects=True):
     if missing:
         return not_held(state, seat, missing)
     rs = state.rules
-    key = judged_key(state)
-    if key is None:
-        return _judge(state, move, with_effects)
-    key = (key, move.cards, move.as_map, move.declare, move.decline, with_effects)
+    key = (judged_key(state, seat), move.cards, move.as_map, move.declare, move.decline, with_effects)
     memo = rs.memo
     hit = memo.get(key)
     effects_missing = False
