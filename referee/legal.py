@@ -21,7 +21,7 @@ from .candidates import Beat, candidates, joined_candidates, possible_cards, spe
 from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, cards_of, codes
 from .decisions import _allowed, strongest_split, window
 from .engine import close_window
-from .moves import Move, fresh
+from .moves import Move
 from .memo import remember
 from .play import joins_field, judge_play, judged_key
 from .rules import ALIASES, DECLARABLE
@@ -29,6 +29,18 @@ from .rules.base import PlayContext, Rejection
 from .shapes import SEQUENCES, beats, loose, readings
 
 EFFECT_DECLARATIONS = sorted(DECLARABLE - set(SEQUENCES))
+
+
+_SETS: dict = {}
+
+
+def _names(names) -> frozenset:
+    """One shared frozenset per list of names: memo keys and listed moves hold millions of these otherwise."""
+    key = tuple(names)
+    out = _SETS.get(key)
+    if out is None:
+        out = _SETS[key] = frozenset(key)
+    return out
 
 
 def _outcome_readings(mask, rules):
@@ -53,7 +65,7 @@ def _cannot_beat(st, seat, reading, field) -> bool:
 
 
 def _play_moves(st, seat):
-    """Every legal play of ``seat`` as (Move, its JSON). Outside table mode (unknown cards), what a
+    """Every legal play of ``seat`` as a Move. Outside table mode (unknown cards), what a
     candidate set yields depends only on the judged part of the state (play.judged_key), so it is memoised."""
     rules = st.rules
     p = st.players[seat]
@@ -83,12 +95,12 @@ def _play_moves(st, seat):
             listed = get((jkey, mask, attached))
             if listed is None:
                 listed = remember(memo, (jkey, mask, attached), _listed(st, seat, mask, attached))
-            elif listed and listed[0][0].seat != seat:
+            elif listed and listed[0].seat != seat:
                 # the judgement never depends on the seat here: another seat's listing differs only in 'seat'
                 mine = get((jkey, seat, mask, attached))
                 if mine is None:
                     mine = remember(memo, (jkey, seat, mask, attached),
-                                    tuple((move.for_seat(seat), {**json, "seat": seat}) for move, json in listed))
+                                    tuple(move.for_seat(seat) for move in listed))
                 listed = mine
         if listed:
             out.extend(listed)
@@ -96,7 +108,7 @@ def _play_moves(st, seat):
 
 
 def _listed(st, seat, mask, attached) -> tuple:
-    """The legal plays of the cards ``mask``: ((Move, JSON), ...), each once."""
+    """The legal plays of the cards ``mask`` (Moves), each once."""
     rules = st.rules
     field = st.field.reading if st.field else None
     out, seen = [], set()
@@ -117,7 +129,7 @@ def _listed(st, seat, mask, attached) -> tuple:
                     variants.append(((), (module.ID,)))
         jokers = tuple(sorted(reading.jokers))
         for declare, decline in variants:
-            move = Move(seat, "play", mask, jokers, frozenset(declare), frozenset(decline))
+            move = Move(seat, "play", mask, jokers, _names(declare), _names(decline))
             plan = judge_play(st, move, with_effects=rules.declarations)
             if isinstance(plan, Rejection) or (plan.ctx.reading.shape != reading.shape
                                                and not joins_field(plan.ctx.special)):
@@ -130,11 +142,11 @@ def _listed(st, seat, mask, attached) -> tuple:
                 keep = shape_decl + [d for d in fired if d not in shape_decl]
                 if plan.ctx.special and plan.ctx.special not in keep:
                     keep.append(plan.ctx.special)
-                move = Move(seat, "play", mask, jokers, frozenset(keep), frozenset(decline))
+                move = Move(seat, "play", mask, jokers, _names(keep), _names(decline))
             once = (tuple(sorted(as_map.items())), move.declare, decline)  # declaring nothing may equal declaring all
             if once not in seen:
                 seen.add(once)
-                out.append((move, move.to_json()))
+                out.append(move)
             if rules.declarations and keep == shape_decl:
                 break  # declaring everything kept nothing: declaring nothing lists this very move
     return tuple(out)
@@ -231,7 +243,7 @@ def options(st, seat: int) -> list:
     them to ``advance`` or ``apply`` as they are), decisions as their legal-move entries."""
     if st.pending or st.phase != "play" or st.turn != seat:
         return legal_moves(st, seat)
-    moves = [move for move, _ in _play_moves(st, seat)]
+    moves = _play_moves(st, seat)
     if st.field is not None or st.rules.lead_may_pass:
         moves.insert(0, Move(seat, "pass"))
     return moves
@@ -250,9 +262,9 @@ def legal_moves(st, seat: int, annotated: bool = False) -> list[dict]:
     if st.phase != "play" or st.turn != seat:
         return []
     if annotated:
-        moves = [{**fresh(json), **play_annotation(st, move)} for move, json in _play_moves(st, seat)]
+        moves = [{**move.to_json(), **play_annotation(st, move)} for move in _play_moves(st, seat)]
     else:
-        moves = [fresh(json) for _, json in _play_moves(st, seat)]
+        moves = [move.to_json() for move in _play_moves(st, seat)]
     if st.field is not None or st.rules.lead_may_pass:
         moves.insert(0, {"seat": seat, "action": "pass", **nothing()} if annotated else {"seat": seat, "action": "pass"})
     return moves

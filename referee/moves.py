@@ -43,17 +43,6 @@ class Move:
         return out
 
 
-def fresh(move: dict) -> dict:
-    """A copy of a move's JSON that shares nothing mutable with it (memoised moves are handed out as copies)."""
-    out = dict(move)
-    for k in ("cards", "declare", "decline"):
-        if k in out:
-            out[k] = list(out[k])
-    if "as" in out:
-        out["as"] = dict(out["as"])
-    return out
-
-
 def _names(value, what):
     if value is None:
         return frozenset()
