@@ -7,8 +7,8 @@ import threading
 from collections import OrderedDict
 from itertools import islice
 
-MEMO_SIZE = 1 << 16  # entries per memo (the oldest go first): ~40 MB when full (gekifugo)
-LIVE_MEMOS = 8       # memos holding entries at once in a process, two per ruleset in play: ~320 MB at most
+MEMO_SIZE = 1 << 16  # entries per memo (the oldest go first): ~45 MB when full (gekifugo)
+LIVE_MEMOS = 8       # memos holding entries at once in a process, two per ruleset in play: ~360 MB at most
 _live: OrderedDict = OrderedDict()  # id(memo) -> memo, in the order they started filling
 _live_lock = threading.Lock()
 
