@@ -1,4 +1,5 @@
 """付け革 (attach revolution): add cards to a field of ≤3 so that together they make a 4-card revolution."""
+from functools import lru_cache
 from itertools import combinations
 
 from ..cards import JOKERS_MASK, card, cards_of, rank_mask
@@ -19,21 +20,27 @@ def field_shapes(shapes, min_stairs: int, params) -> tuple:
     return shapes | {"stairs"}, min(min_stairs, 4)
 
 
-def extra_candidates(f, possible: int, params) -> set[int]:
+def extra_candidates(f, possible: int, params) -> frozenset[int]:
     """Card sets that, with the field ``f``, make the 4 cards of an attach revolution (alone they may be no play)."""
     if f.wild or f.n > 3:
-        return set()
+        return frozenset()
     pool = possible & JOKERS_MASK
     for r, s in f.eff:
         pool |= possible & rank_mask(r)
         pool |= possible & sum(1 << card(x, s) for x in range(max(0, f.lo - 3), min(12, f.hi + 3) + 1))
+    return _joined(f.mask, pool, 4 - f.n)
+
+
+@lru_cache(maxsize=1 << 14)
+def _joined(field: int, pool: int, k: int) -> frozenset[int]:
+    """The sets of ``k`` cards of ``pool`` that read as a group or stairs with the field's cards (asked every
+    ply on a small field, for the few cards near it)."""
     out = set()
-    for combo in combinations(cards_of(pool), 4 - f.n):
+    for combo in combinations(cards_of(pool), k):
         mask = sum(1 << c for c in combo)
-        if any(r.shape in ("group", "stairs") and not r.wild
-               for r in readings(f.mask | mask, frozenset({"stairs"}))):
+        if any(r.shape in ("group", "stairs") and not r.wild for r in readings(field | mask, frozenset({"stairs"}))):
             out.add(mask)
-    return out
+    return frozenset(out)
 
 
 def special_play(ctx, params):
