@@ -17,6 +17,8 @@ never another hand: a seat may be shown the annotations of its moves.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .cards import cards_of, code, parse_many
 from .decisions import cut_back_finish
 from .effects import Unlock
@@ -56,7 +58,14 @@ def _annotation(st, entry: dict, closed: list) -> dict:
     return play_annotation(st, mv)
 
 
-def play_annotation(st, mv: Move) -> dict:
+class Note(NamedTuple):
+    """A legal play's annotation as memoised: the JSON keys of ``annotate`` as tuples (shared: read only)."""
+    effects: tuple
+    kinds: tuple
+    forbidden_finish: bool
+
+
+def play_note(st, mv: Move) -> Note:
     """The annotation of the legal play ``mv`` (memoised with the plays listed, under play.judged_key)."""
     key = (judged_key(st, mv.seat), mv)
     memo = st.rules.moves_memo
@@ -66,11 +75,16 @@ def play_annotation(st, mv: Move) -> dict:
         if isinstance(plan, Rejection):
             raise InputError("bad_move", f"only legal moves are annotated: {plan.message}")
         fired = [e for e in plan.effects if not isinstance(e, Unlock)]
-        hit = {"effects": list(dict.fromkeys(e.rule for e in fired)),
-               "kinds": list(dict.fromkeys(e.KIND for e in fired)),
-               "forbidden_finish": forbidden_reason(plan.ctx, plan.effects) is not None}
-        remember(memo, key, hit)
-    return {"effects": list(hit["effects"]), "kinds": list(hit["kinds"]), "forbidden_finish": hit["forbidden_finish"]}
+        hit = remember(memo, key, Note(tuple(dict.fromkeys(e.rule for e in fired)),
+                                       tuple(dict.fromkeys(e.KIND for e in fired)),
+                                       forbidden_reason(plan.ctx, plan.effects) is not None))
+    return hit
+
+
+def play_annotation(st, mv: Move) -> dict:
+    """The annotation of the legal play ``mv`` as ``annotate`` adds it to its entry."""
+    note = play_note(st, mv)
+    return {"effects": list(note.effects), "kinds": list(note.kinds), "forbidden_finish": note.forbidden_finish}
 
 
 def forbidden_last(st, seat: int) -> list[str]:

@@ -4,7 +4,8 @@ import random
 
 import pytest
 
-from referee import actors, apply, catalog, new_game, next_deal, redact_event, state_from_json, state_to_json
+from referee import (actors, apply, catalog, instantiate, new_game, next_deal, redact_event, state_from_json,
+                     state_to_json)
 from workers.bots import make, mc
 from workers.bots.observer import ask, observe
 from workers.tournament import play_match, run
@@ -203,3 +204,29 @@ def test_the_tournament_command_ends_with_one_json_line(capsys):
     assert set(last["bots"]) == {"mc", "greedy", "random"}
     assert set(last["bots"]["mc"]) == {"mean_place", "ci95", "first_share"}
     assert "4/4 deals" in err
+
+
+@pytest.mark.parametrize("preset", ["uecda", "nanko", "gekifugo"])
+def test_the_playout_policy_chooses_as_greedy_does(preset):
+    """mc's playouts score the engine's own moves (observer.turn, greedy.best_play) instead of the JSON a bot
+    is shown: at every turn to play of random games, with random rule switches and near the end of hands, they
+    choose what greedy chooses from the observer's view and annotated legal moves."""
+    from workers.bots import greedy
+    from workers.bots.observer import turn
+    rng = random.Random(preset)
+    turns = 0
+    for game in range(6):
+        st, _ = new_game(preset, _random_switches(preset, rng) if game % 2 else None, ["a", "b", "c", "d"], game)
+        while actors(st):
+            s = actors(st)[0]
+            seen = observe(st, s)
+            chosen = greedy.choose(seen.view, seen.legal, random.Random(0), forbidden_last=seen.forbidden_last)
+            if not st.pending:
+                t = turn(st, s)
+                fast = t.moves[greedy.best_play(t)].to_json()
+                assert {k: v for k, v in chosen.items() if k not in ("effects", "kinds", "forbidden_finish")} == fast
+                turns += 1
+            # greedy's move most of the time, a random one otherwise: varied positions
+            move = chosen if rng.random() < 0.7 else rng.choice(seen.legal)
+            _, st, _ = apply(st, instantiate(move, rng))
+    assert turns > 200

@@ -15,8 +15,13 @@ def _rank(code: str) -> int:
     return TOP if is_joker(code) else RANKS.index(code[1])
 
 
+def strength_of(c: int, reversed_order: bool) -> int:
+    """``strength`` of the card numbered ``c`` (referee.cards)."""
+    return min(state.strength(c, reversed_order), TOP)
+
+
 def _strength(code: str, reversed_order: bool) -> int:
-    return min(state.strength(cards.parse(code), reversed_order), TOP)
+    return strength_of(cards.parse(code), reversed_order)
 
 
 # both read once per card code: the playouts of the mc bot score every legal move of every ply with them

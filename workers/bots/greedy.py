@@ -13,18 +13,20 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import lru_cache
 from itertools import combinations
 from math import comb
 
 from referee import instantiate
+from referee.cards import JOKERS_MASK, NORMAL_MASK, cards_of, parse_many
 
-from .cards import TOP, is_joker, rank, strength
+from .cards import TOP, is_joker, rank, strength, strength_of
 
 WANTED = {"give", "discard", "cut", "lock", "rank_lock"}  # effect kinds worth declaring (gekifugo)
 
 
 class Context:
-    """What the scoring needs from the view and the cards that cannot be the last one, once per decision."""
+    """What the decisions (gives, discards, ...) need from the view and the cards that cannot be the last one."""
 
     def __init__(self, view: dict, seat: int, forbidden_last=()):
         self.view = view
@@ -33,96 +35,152 @@ class Context:
         self.hand = list(me["hand"] or [])
         self.count = len(self.hand)
         self.rev = view.get("order") == "reversed"
-        self.field = view.get("field")
         self.ranks = Counter(rank(c) for c in self.hand)
         others = [p["hand_count"] for p in view["players"] if p["seat"] != seat and p["place"] is None]
         self.danger = bool(others) and min(others) <= 2
         self.last_forbidden = set(forbidden_last)  # cards that cannot be the last one (the engine says which)
+
+
+class Hand:
+    """What scoring a play needs, once per turn: the seat's cards (a bitmask), the order, whether it leads, how
+    close the others are to going out, and the cards that cannot be its last one (a bitmask). Built from a seat
+    view (``of_view``) or, in the mc playouts, from the same facts of the engine state (observer.turn)."""
+    __slots__ = ("cards", "count", "rev", "lead", "ranks", "danger", "weakness", "last_forbidden")
+
+    def __init__(self, cards: int, rev: bool, lead: bool, others, last_forbidden: int):
+        self.cards, self.rev, self.lead, self.last_forbidden = cards, rev, lead, last_forbidden
+        self.count = cards.bit_count()
+        self.ranks = _rank_counts(cards)
+        self.danger = bool(others) and min(others) <= 2
         # how weak the hand is: below 0 means a reversed order would suit it
-        nat = [strength(c, False) for c in self.hand if not is_joker(c)]
-        self.weakness = (sum(nat) / len(nat) - 6.0) if nat else 0.0
+        normals = cards & NORMAL_MASK
+        self.weakness = (_plain(normals, False)[0] / normals.bit_count() - 6.0) if normals else 0.0
+
+    @classmethod
+    def of_view(cls, view: dict, seat: int, forbidden_last=()) -> "Hand":
+        others = [p["hand_count"] for p in view["players"] if p["seat"] != seat and p["place"] is None]
+        return cls(parse_many(view["players"][seat]["hand"] or []), view.get("order") == "reversed",
+                   view.get("field") is None, others, parse_many(forbidden_last))
+
+    @classmethod
+    def of_turn(cls, t) -> "Hand":
+        """From an ``observer.Turn`` (the mc playouts)."""
+        return cls(t.cards, t.reversed, t.lead, t.others, t.forbidden_last)
 
 
-def _stuck(rest: list[str], ctx: Context) -> bool:
+def _rank_counts(cards: int) -> list[int]:
+    """How many cards of each rank (13: jokers) ``cards`` holds."""
+    return [(cards >> 4 * r & 0xF).bit_count() for r in range(13)] + [(cards & JOKERS_MASK).bit_count()]
+
+
+@lru_cache(maxsize=1 << 14)
+def _plain(normals: int, rev: bool) -> tuple:
+    """(sum of strengths, max strength, cards of strength ≥ 11, ((rank, cards), ...)) of the non-joker cards."""
+    strengths = [strength_of(c, rev) for c in cards_of(normals)]
+    used = tuple((r, k) for r in range(13) if (k := (normals >> 4 * r & 0xF).bit_count()))
+    return sum(strengths), max(strengths, default=TOP), sum(1 for x in strengths if x >= 11), used
+
+
+def _stuck(rest: int, last_forbidden: int) -> bool:
     """Whether every remaining card could only finish forbidden (keep a way out)."""
-    return bool(rest) and all(c in ctx.last_forbidden for c in rest)
+    return bool(rest) and not rest & ~last_forbidden
 
 
-def play_score(move: dict, ctx: Context) -> float:
-    """Lower is better."""
-    cards = move["cards"]
-    n = len(cards)
-    rev = ctx.rev
-    kinds = move["kinds"]
-    nat = [c for c in cards if not is_joker(c)]
-    jokers = n - len(nat)
-    if n == ctx.count:
-        return -1000.0 if not move["forbidden_finish"] else 1000.0
+def score(cards: int, kinds, forbidden_finish: bool, declares: bool, declines: bool, h: Hand) -> float:
+    """A play's score, lower is better: ``cards`` a bitmask, ``kinds`` and ``forbidden_finish`` its annotation,
+    ``declares``/``declines`` whether it carries declarations or a decline."""
+    n = cards.bit_count()
+    rev = h.rev
+    normals = cards & NORMAL_MASK
+    nat = normals.bit_count()
+    jokers = n - nat
+    if n == h.count:
+        return -1000.0 if not forbidden_finish else 1000.0
     # the order the hand lives in after the play (a revolution flips it for good)
-    strengths = [strength(c, rev) for c in nat] or [TOP]
-    lead = ctx.field is None
-    score = (sum(strengths) / len(strengths)) if lead else max(strengths)
+    total, top, tops, used = _plain(normals, rev) if nat else (TOP, TOP, 1, ())
+    lead = h.lead
+    score = (total / (nat or 1)) if lead else top
     if lead:
         score -= 2.5 * (n - 1)
     else:
         score -= 0.5 * (n - 1)
     # jokers and top cards are for winning tricks that matter
-    small = ctx.count - n <= 2 or ctx.danger
+    small = h.count - n <= 2 or h.danger
     score += jokers * (3 if small else 9)
-    tops = sum(1 for s in strengths if s >= 11)
     if not small:
         score += 2.5 * tops
     # do not break up groups
-    used: dict = {}
-    for c in nat:
-        r = rank(c)
-        used[r] = used.get(r, 0) + 1
-    for r, k in used.items():
-        if ctx.ranks[r] > k and len(used) == 1:
+    ranks = h.ranks
+    for r, k in used:
+        if ranks[r] > k and len(used) == 1:
             score += 2.5
-        elif ctx.ranks[r] > k:
+        elif ranks[r] > k:
             score += 1.0
     if "cut" in kinds:
         score -= 3.0 if not lead else 1.0
     if "revolution" in kinds:
-        score += -8.0 if ctx.weakness < -0.5 else (10.0 if ctx.weakness > 0.5 else 2.0)
+        score += -8.0 if h.weakness < -0.5 else (10.0 if h.weakness > 0.5 else 2.0)
     if "jack_back" in kinds:
-        score += -1.5 if ctx.weakness < 0 else 1.5
-    if move.get("declare"):
+        score += -1.5 if h.weakness < 0 else 1.5
+    if declares:
         score -= 0.5 * len(WANTED.intersection(kinds))
-    elif "decline" in move:
+    elif declines:
         score += 0.1  # same cards without declining: tie-break on the weakness term above
-    if not ctx.last_forbidden:
+    if not h.last_forbidden:
         return score  # no card of the hand is a liability (the terms below add nothing)
-    rest = [c for c in ctx.hand if c not in cards]
-    if _stuck(rest, ctx):
+    rest = h.cards & ~cards
+    if _stuck(rest, h.last_forbidden):
         score += 12.0
-    elif len(rest) <= 3:
+    elif rest.bit_count() <= 3:
         # cards that cannot be the last one are liabilities near the end: spend them while possible
-        score += 2.0 * sum(1 for c in rest if c in ctx.last_forbidden)
+        score += 2.0 * (rest & h.last_forbidden).bit_count()
     return score
+
+
+def play_score(move: dict, h: Hand) -> float:
+    """A legal-moves entry's score (lower is better)."""
+    return score(parse_many(move["cards"]), move["kinds"], move["forbidden_finish"], bool(move.get("declare")),
+                 "decline" in move, h)
+
+
+def pass_score(h) -> float:
+    # follow with anything weaker than about a king; save jokers and top cards unless it matters
+    if h.danger:
+        return 20.0
+    return 10.5 if h.count > 4 else 14.0
 
 
 def rank_plays(view: dict, legal: list[dict], seat: int, forbidden_last=()) -> list[tuple[float, dict]]:
     """Every legal move of a turn with its greedy score, best first (pass included)."""
-    ctx = Context(view, seat, forbidden_last)
+    h = Hand.of_view(view, seat, forbidden_last)
     out = []
-    leads = ctx.field is None and any(m["action"] == "play" for m in legal)
+    leads = h.lead and any(m["action"] == "play" for m in legal)
     for m in legal:
         if m["action"] == "pass":
             if not leads:  # a lead pass (lead_pass) only gives the lead away
-                out.append((pass_score(ctx), m))
+                out.append((pass_score(h), m))
         else:
-            out.append((play_score(m, ctx), m))
+            out.append((play_score(m, h), m))
     out.sort(key=lambda x: x[0])
     return out
 
 
-def pass_score(ctx: Context) -> float:
-    # follow with anything weaker than about a king; save jokers and top cards unless it matters
-    if ctx.danger:
-        return 20.0
-    return 10.5 if ctx.count > 4 else 14.0
+def best_play(t) -> int:
+    """``rank_plays``'s first choice on an ``observer.Turn`` (engine moves and their annotations): its index."""
+    h, moves, notes = Hand.of_turn(t), t.moves, t.notes
+    leads = h.lead and any(m.action == "play" for m in moves)
+    best, best_score = -1, 0.0
+    for i, m in enumerate(moves):
+        if m.action == "pass":
+            if leads:
+                continue
+            x = pass_score(h)
+        else:
+            note = notes[i]
+            x = score(m.cards, note.kinds, note.forbidden_finish, bool(m.declare), bool(m.decline), h)
+        if best < 0 or x < best_score:
+            best, best_score = i, x
+    return best
 
 
 def card_value(c: str, rev: bool, ranks: Counter) -> float:
@@ -172,7 +230,7 @@ def choose_decision(view: dict, legal: list[dict], seat: int, forbidden_last=())
                 if rest and len(rest) <= 4:
                     # keep a hand that can still go out legally: rid it of the cards that cannot finish
                     value += 20 * sum(1 for c in rest if c in ctx.last_forbidden)
-                    value += 40 if _stuck(rest, ctx) else 0
+                    value += 40 if all(c in ctx.last_forbidden for c in rest) else 0
             return value
         entry = next(m for m in legal if m["action"] == action)
         if "choose" not in entry:

@@ -18,11 +18,12 @@ import random
 import time
 
 from referee import actors, advance, apply, legal_moves, state_from_json
+from referee.legal import options
 from referee.verdict import Verdict
 
 from . import greedy
 from .cards import game_deck
-from .observer import ask
+from .observer import ask, turn
 
 MAX_PLIES = 2000
 # Greedy weighs the cards that cannot be the last one only when few cards are left: in playouts they are asked
@@ -41,10 +42,15 @@ def playout(st, seat: int, rng: random.Random, deadline: float | None = None) ->
         if not acting:
             break
         s = acting[0]
-        legal = legal_moves(st, s, annotated=True)
-        single = len(legal) == 1 and "choose" not in legal[0]
-        move = legal[0] if single else ask(greedy.choose, st, s, rng, legal=legal, last=st.left(s) <= NEAR_THE_END,
-                                                annotated=True, lazy=True)
+        last = st.left(s) <= NEAR_THE_END
+        if st.pending:
+            legal = legal_moves(st, s, annotated=True)
+            single = len(legal) == 1 and "choose" not in legal[0]
+            move = legal[0] if single else ask(greedy.choose, st, s, rng, legal=legal, last=last, annotated=True,
+                                                    lazy=True)
+        else:  # playing or passing: greedy's choice on the engine's own moves, no JSON built
+            moves = options(st, s)
+            move = moves[0] if len(moves) == 1 else moves[greedy.best_play(turn(st, s, last, moves))]
         new = advance(st, move)  # the state only: no verdict or event built
         if isinstance(new, Verdict):
             break  # not legal after all (cannot happen with a move from legal_moves): the deal is cut short

@@ -5,6 +5,9 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from referee import annotate, forbidden_last, legal_moves, state_to_json
+from referee.annotate import Note, play_note
+from referee.cards import parse_many
+from referee.legal import options
 from referee.serialize import SeatView
 
 
@@ -32,3 +35,26 @@ def ask(bot, st, seat: int, rng, history=None, legal: list[dict] | None = None, 
     """The move ``bot`` chooses for ``seat`` from what the observer shows it (and its redacted log)."""
     seen = observe(st, seat, legal, last, annotated, lazy)
     return bot(seen.view, seen.legal, rng, history=history, forbidden_last=seen.forbidden_last)
+
+
+class Turn(NamedTuple):
+    """A seat's turn to play or pass as the mc playouts observe it: the facts of its seat view that scoring a play
+    reads, and its legal moves as engine ``Move`` objects (``options``) with their annotations (``play_note``;
+    None for a pass), in ``legal_moves`` order. Nothing here is hidden from the seat."""
+    cards: int                   # the seat's hand (bitmask)
+    reversed: bool               # the view's order is "reversed"
+    lead: bool                   # the field is empty
+    others: list[int]            # hand counts of the other seats still playing
+    forbidden_last: int          # as ``Observation.forbidden_last``, a bitmask (0 without ``last``)
+    moves: list
+    notes: list[Note | None]
+
+
+def turn(st, seat: int, last: bool = True, moves: list | None = None) -> Turn:
+    """``seat``'s turn to play or pass (no decision pending): what ``observe`` shows, without building JSON;
+    ``moves`` is ``options(st, seat)`` when the caller has it already."""
+    moves = options(st, seat) if moves is None else moves
+    notes = [None if m.action == "pass" else play_note(st, m) for m in moves]
+    others = [p.left for p in st.players if p.seat != seat and p.place is None]
+    return Turn(st.players[seat].hand, st.reversed, st.field is None, others,
+                parse_many(forbidden_last(st, seat)) if last else 0, moves, notes)
