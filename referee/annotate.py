@@ -89,13 +89,23 @@ def play_annotation(st, mv: Move) -> dict:
 
 def forbidden_last(st, seat: int) -> list[str]:
     """The cards of ``seat`` that could not be its last card: each is judged as a lone lead on the field as a
-    flush now leaves it, and going out with it would rank the seat from the bottom."""
+    flush now leaves it, and going out with it would rank the seat from the bottom. That lead's judged key
+    depends only on this state's (the order and the revolution threshold), so each card's answer is memoised
+    under this state's key."""
     if not st.rules.finish_hooks:
         return []
-    lead = replace(flush(st, []), pending=(), turn=seat, first_play=False)
+    key = judged_key(st, seat)
+    memo = st.rules.moves_memo
+    lead = None
     out = []
     for c in cards_of(st.hand(seat)):
-        plan = judge_play(lead, Move(seat, "play", 1 << c))
-        if not isinstance(plan, Rejection) and forbidden_reason(plan.ctx, plan.effects) is not None:
+        forbidden = memo.get(("last", key, c))
+        if forbidden is None:
+            if lead is None:
+                lead = replace(flush(st, []), pending=(), turn=seat, first_play=False)
+            plan = judge_play(lead, Move(seat, "play", 1 << c))
+            forbidden = remember(memo, ("last", key, c), not isinstance(plan, Rejection)
+                                 and forbidden_reason(plan.ctx, plan.effects) is not None)
+        if forbidden:
             out.append(code(c))
     return out

@@ -1,11 +1,12 @@
-"""The memoised judgements (play.judged_key) answer exactly as fresh ones: rule hooks read nothing of the state
-outside the key, so a judgement made at one state stands at every state with the same key."""
+"""The memoised judgements (play.judged_key) answer exactly as fresh ones, and so do the listings, annotations
+and forbidden last cards built on them: rule hooks read nothing of the state outside the key, so a judgement
+made at one state stands at every state with the same key."""
 import random
 from contextlib import contextmanager
 
 from hypothesis import given, strategies as hs
 
-from referee import actors, advance, annotate, instantiate, legal_moves, new_game
+from referee import actors, advance, annotate, forbidden_last, instantiate, legal_moves, new_game
 from referee.legal import options
 from referee.moves import Move, parse_move
 from referee.play import _judge, judge_play
@@ -37,9 +38,11 @@ def outcome(plan):
 def check_position(st, seat, rng):
     warm = legal_moves(st, seat)
     annotated = legal_moves(st, seat, annotated=True)
+    last = forbidden_last(st, seat)
     with fresh_memos(st.rules):
         assert legal_moves(st, seat) == warm
         assert annotate(st, warm) == annotated
+        assert forbidden_last(st, seat) == last
     proposals = [m for m in warm if m["action"] == "play"][:12] + [random_proposal(st, seat, rng) for _ in range(6)]
     for proposal in proposals:
         if proposal["action"] != "play":
