@@ -1,7 +1,7 @@
 """Parsing a move proposal into plain typed data; malformed proposals raise InputError."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .cards import RANKS, card, code, codes, parse, parse_many, parse_rank, rank_of, suit_of
 from .errors import InputError
@@ -11,8 +11,7 @@ ANNOTATIONS = ("effects", "kinds", "forbidden_finish")  # referee.annotate's key
 FIELDS = {"seat", "action", "cards", "as", "declare", "decline", "rank", "count", "expected_seq", *ANNOTATIONS}
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+class Move(NamedTuple):  # built for every listed play and proposal: a named tuple builds 3× faster than a dataclass
     seat: int
     action: str
     cards: int = 0
@@ -20,10 +19,10 @@ class Move:
     declare: frozenset = frozenset()
     decline: frozenset = frozenset()
     rank: int | None = None
-    count: int | None = None
+    count: int | None = None  # type: ignore[assignment]  # the JSON field's name (shadows tuple.count)
 
     def for_seat(self, seat: int) -> "Move":
-        """The same move by ``seat`` (dataclasses.replace costs several times more)."""
+        """The same move by ``seat``."""
         return Move(seat, self.action, self.cards, self.as_map, self.declare, self.decline, self.rank, self.count)
 
     def to_json(self) -> dict:
@@ -43,9 +42,12 @@ class Move:
         return out
 
 
+NONE: frozenset = frozenset()
+
+
 def _names(value, what):
     if value is None:
-        return frozenset()
+        return NONE
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
         raise InputError("bad_move", f"{what} must be a list of rule ids")
     return frozenset(value)
@@ -76,9 +78,8 @@ def _as_map(value, cards_mask):
 def parse_move(obj) -> Move:
     if not isinstance(obj, dict):
         raise InputError("bad_move", "a move must be an object {seat, action, ...}")
-    unknown = set(obj) - FIELDS
-    if unknown:
-        raise InputError("bad_move", f"unknown move field(s): {', '.join(sorted(unknown))}")
+    if not FIELDS.issuperset(obj):
+        raise InputError("bad_move", f"unknown move field(s): {', '.join(sorted(set(obj) - FIELDS))}")
     seat, action = obj.get("seat"), obj.get("action")
     if isinstance(seat, bool) or not isinstance(seat, int):
         raise InputError("bad_move", "seat must be a seat number (0, 1, ...)")
@@ -89,6 +90,5 @@ def parse_move(obj) -> Move:
         raise InputError("bad_move", "count must be a positive whole number")
     cards = parse_many(obj.get("cards") or [])
     rank = obj.get("rank")
-    return Move(seat=seat, action=action, cards=cards, as_map=_as_map(obj.get("as"), cards),
-                declare=_names(obj.get("declare"), "declare"), decline=_names(obj.get("decline"), "decline"),
-                rank=None if rank is None else parse_rank(rank), count=count)
+    return Move(seat, action, cards, _as_map(obj.get("as"), cards), _names(obj.get("declare"), "declare"),
+                _names(obj.get("decline"), "decline"), None if rank is None else parse_rank(rank), count)
