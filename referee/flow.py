@@ -7,24 +7,38 @@ from __future__ import annotations
 from .state import replace
 
 
+def flushed(st, log) -> dict:
+    """The changes that flush the field (流れる) into the discard pile and end the trick-long effects."""
+    direction = -st.direction if st.trick_reversed else st.direction
+    log.append({"kind": "flush"})
+    return dict(discard=st.discard | st.beneath | st.field.reading.mask, beneath=0, field=None, lock_suits=0,
+                lock_kind=None, rank_lock=False, jack_back=False, trick_plays=0, trick_reversed=False,
+                direction=direction, passed=0)
+
+
 def flush(st, log):
-    """The field is flushed (流れる) into the discard pile; trick-long effects end."""
+    """The field is flushed into the discard pile; trick-long effects end."""
     if st.field is None:
         return st
-    direction, trick_reversed = st.direction, st.trick_reversed
-    if trick_reversed:
-        direction = -direction
-    log.append({"kind": "flush"})
-    return replace(st, discard=st.discard | st.beneath | st.field.reading.mask, beneath=0, field=None,
-                   lock_suits=0, lock_kind=None, rank_lock=False, jack_back=False, trick_plays=0,
-                   trick_reversed=False, direction=direction, passed=0)
+    return replace(st, **flushed(st, log))
 
 
-def lead(st, seat):
-    """``seat`` leads on an empty field, or the next active player if it has finished."""
+def lead(st, seat, changes=None):
+    """``seat`` leads on an empty field, or the next active player if it has finished; ``changes`` are written
+    with the turn (one copy)."""
     if not st.active(seat):
         seat = st.next_active(seat)
+    if changes:
+        return replace(st, **{**changes, "turn": seat, "passed": 0})
     return replace(st, turn=seat, passed=0)
+
+
+def lead_after_flush(st, seat, log, changes=None):
+    """``lead(flush(st, log), seat)`` in one copy (who is active does not change with a flush)."""
+    more = flushed(st, log) if st.field is not None else {}
+    if changes:
+        more.update(changes)
+    return lead(st, seat, more)
 
 
 def in_turn(st, seat) -> bool:
@@ -49,7 +63,7 @@ def advance_after_play(st, player, skip, log):
                     log.append({"kind": "skip", "seats": skipped})
                     log.append({"kind": "combo", "seat": player})
                 return replace(st, turn=player)
-            return lead(flush(st, log), player)
+            return lead_after_flush(st, player, log)
         if not in_turn(st, s):
             continue
         if skip > 0:
@@ -68,44 +82,47 @@ def advance_after_pass(st, passer, log):
     Under pass_until_flush the passer sits out until the flush, which comes once every active player has
     passed; a pass on an empty field (lead_pass) just moves the turn on. pass_abort counts passes in a row.
     """
-    st = replace(st, idle=st.idle + 1)
-    for module, params in st.rules.pass_hooks:
-        st = module.after_pass(st, log, params)
-        if st.phase == "deal_over":
-            return st
+    idle = {"idle": st.idle + 1}  # written with the turn, unless an after_pass hook must read it first
+    if st.rules.pass_hooks:
+        st = replace(st, **idle)
+        idle = {}
+        for module, params in st.rules.pass_hooks:
+            st = module.after_pass(st, log, params)
+            if st.phase == "deal_over":
+                return st
     if st.rules.passes_sit_out:
-        return _after_pass_until_flush(st, passer, st.passed | 1 << passer, log)
+        return _after_pass_until_flush(st, passer, st.passed | 1 << passer, log, idle)
     if st.field is None:
-        return replace(st, turn=st.next_active(passer))
+        return replace(st, turn=st.next_active(passer), **idle)
     owner = st.field.seat
     if passer == owner:
-        return lead(flush(st, log), owner)
+        return lead_after_flush(st, owner, log, idle)
     n = len(st.players)
     s = passer
     for _ in range(n):
         s = (s + st.direction) % n
         if s == owner:
-            return lead(flush(st, log), owner)
+            return lead_after_flush(st, owner, log, idle)
         if st.active(s):
-            return replace(st, turn=s)
+            return replace(st, turn=s, **idle)
     raise AssertionError("no active seat to move to")
 
 
-def _after_pass_until_flush(st, passer, passed, log):
+def _after_pass_until_flush(st, passer, passed, log, changes):
     """The turn after a pass under pass_until_flush, ``passed`` the seats that have passed since the flush (this
-    pass included; written with the turn, in one copy)."""
+    pass included); ``changes`` and the turn are written in one copy."""
     players = st.players
     if all(passed >> p.seat & 1 for p in players if p.place is None):
         if st.field is None:
             # nobody played since the lead: the same leader leads again (the seat after the last passer)
-            return lead(st, st.next_active(passer))
-        return lead(flush(st, log), st.field.seat)
+            return lead(st, st.next_active(passer), changes)
+        return lead_after_flush(st, st.field.seat, log, changes)
     n = len(players)
     s = passer
     for _ in range(n):
         s = (s + st.direction) % n
         if players[s].place is None and not passed >> s & 1:
-            return replace(st, turn=s, passed=passed)
+            return replace(st, turn=s, passed=passed, **changes)
     raise AssertionError("no active seat to move to")
 
 
@@ -159,7 +176,8 @@ def finish_empty_hands(st, first, log):
     n = len(st.players)
     for i in range(n):
         seat = (first + i * st.direction) % n
-        if st.phase != "deal_over" and st.active(seat) and st.left(seat) == 0:
+        p = st.players[seat]
+        if not p.hand and not p.unknown and p.place is None and st.phase != "deal_over":
             st = finish(st, seat, None, log)
     return st
 
