@@ -11,13 +11,16 @@ from functools import lru_cache
 from itertools import combinations, permutations
 
 from .cards import JOKERS_MASK, NORMAL_MASK, card, cards_of, deck
-from .shapes import SEQUENCES
 
 
 def _joker_sets(jb: int) -> list[int]:
     """Every subset of the jokers held (``jb``: the hand's joker bits)."""
     held = [j for j in (52, 53) if jb >> j & 1]
     return [sum(1 << j for j in js) for k in range(len(held) + 1) for js in combinations(held, k)]
+
+
+# JOKER_SETS[jokers held 0-3]: the non-empty sets of jokers
+JOKER_SETS = [tuple(_joker_sets(jb << 52)[1:]) for jb in range(4)]
 
 
 def _group_table():
@@ -111,28 +114,14 @@ CROSS_SUIT_GROUPS = _grouped(_sequence_slots())
 
 
 class Beat:
-    """Which generated sets may beat the field: the field's shape and size, stronger in the order in force."""
+    """Which generated sets may beat the field: the field's shape and size, stronger in the order in force (groups
+    and singles: the ranks above the field's, in ``candidates``)."""
     __slots__ = ("field", "reversed", "above")
 
     def __init__(self, st):
         self.field = st.field.reading
         self.reversed = st.reversed
         self.above = st.rules.compare == "above"
-
-    def rank(self, shape, k, r) -> bool:
-        """May a set of ``k`` cards of ``shape`` at rank ``r`` (a single or group; 13: only jokers) be listed?"""
-        f = self.field
-        if f.shape != shape or f.n != k or f.wild:
-            return False
-        return r == 13 or (r < f.lo if self.reversed else r > f.lo)
-
-    def ranks(self, shape, k) -> list[bool]:
-        """``rank`` for every rank 0..13 at once."""
-        f = self.field
-        if f.shape != shape or f.n != k or f.wild:
-            return [False] * 14
-        lo = f.lo
-        return [r < lo if self.reversed else r > lo for r in range(13)] + [True]
 
     def run(self, shape, k, lo, hi) -> bool:
         """May a sequence of ``k`` cards of ``shape`` from rank ``lo`` to ``hi`` be listed?"""
@@ -184,25 +173,23 @@ def candidates(hand: int, rules, swaps=True, beat: Beat | None = None) -> set[in
             if pattern:
                 for sets in GROUPS[r][pattern][j].values():
                     out.update(sets)
-        out.update(_joker_sets(jb)[1:])
+        out.update(JOKER_SETS[j])
+        shapes = rules.sequences
     else:
-        size = beat.field.n
+        f = beat.field
+        size = f.n
         sizes = (size,)
-        beating = beat.ranks("group" if size > 1 else "single", size)
-        for r in range(13):
-            if beating[r]:
+        if f.shape == ("group" if size > 1 else "single") and not f.wild:
+            for r in (range(f.lo) if beat.reversed else range(f.lo + 1, 13)):
                 pattern = hand >> 4 * r & 0xF
                 if pattern:
                     out.update(GROUPS[r][pattern][j].get(size, ()))
-        if jb and beating[13]:
-            for js in _joker_sets(jb)[1:]:
+            for js in JOKER_SETS[j]:
                 if js.bit_count() == size:
                     out.add(js)
-    for shape in SEQUENCES:  # in a fixed order: the sets' order (hence legal_moves') must not depend on str hashing
-        if shape not in rules.shapes:
-            continue
-        if beat is not None and beat.field.shape != shape:
-            continue  # no sequence of this shape can follow the field (Beat.run)
+        # no sequence of another shape can follow the field (Beat.run)
+        shapes = (f.shape,) if f.shape in rules.sequences else ()
+    for shape in shapes:
         step = SINGLE_STEP.get(shape)
         if step is not None:
             for s in range(4):

@@ -7,6 +7,7 @@ from typing import Any
 from .errors import InputError
 from .presets import PRESETS, TITLES
 from .rules import DECLARABLE, MODULES, RULES, SHAPES
+from .shapes import SEQUENCES
 
 MAX_PLAYERS = 8  # seats a game may have (2 to 8)
 # Ruleset values that rules' ``settings`` hooks may set: how sequences compare, their fewest cards, the jokers.
@@ -19,7 +20,7 @@ def _flagged(flag: str) -> frozenset:
 
 
 class Ruleset:
-    __slots__ = ("preset", "_params", "shapes", "compare", "min_stairs", "declarations", "jokers", "field_shapes", "titles",
+    __slots__ = ("preset", "_params", "shapes", "sequences", "compare", "min_stairs", "declarations", "jokers", "field_shapes", "titles",
                  "legality_hooks", "special_hooks", "play_hooks", "suit_hooks", "finish_hooks", "special_cand_hooks", "required_hooks",
                  "extra_hooks", "decline_hooks", "trust_hooks", "on_finish_hooks", "finishers", "leader_hooks",
                  "queue_hooks", "count_hooks", "tie_breakers", "pass_hooks", "cut_hooks", "suits_matter",
@@ -44,6 +45,8 @@ class Ruleset:
         self.compare, self.min_stairs, self.jokers = settings["compare"], settings["min_stairs"], settings["jokers"]
         self.declarations = flag("DECLARATIONS_REQUIRED")
         self.shapes = frozenset(s for s in SHAPES if s in params)
+        # in a fixed order: the candidate sets' order (hence legal_moves') must not depend on str hashing
+        self.sequences = tuple(s for s in SEQUENCES if s in self.shapes)
         self.field_shapes = (self.shapes, self.min_stairs)
         for m, p in hooks("field_shapes"):
             self.field_shapes = m.field_shapes(*self.field_shapes, p)
