@@ -165,6 +165,15 @@ def _change(st, move, log):
     return mv, None, st, new, log, plan
 
 
+def _numbered(new, st, st_at):
+    """``new`` with the next seq. A state this move made is not yet seen by anyone: its seq is written in place (a
+    copy less per move)."""
+    if new is st or new is st_at:
+        return replace(new, seq=st_at.seq + 1)
+    object.__setattr__(new, "seq", st_at.seq + 1)
+    return new
+
+
 def apply(st, move):
     """(verdict, new state, events). An illegal move leaves the state as it was and yields no event."""
     mv, rejected, st_at, new, log, plan = _change(st, move, [])
@@ -174,7 +183,7 @@ def apply(st, move):
     message, effects = _summary(mv.seat, mv, plan, extra)
     verdict = Verdict(True, None, message, effects, plan.ctx.reading.as_map() if plan else {},
                       plan.void if plan else (), unchecked=_unchecked(st_at, mv))
-    new = replace(new, seq=st_at.seq + 1)
+    new = _numbered(new, st, st_at)
     event = {"seq": new.seq, "type": "move", "move": mv.to_json(), "verdict": verdict.to_json(), "outcome": log}
     return verdict, new, [event]
 
@@ -183,7 +192,7 @@ def advance(st, move):
     """The state after a legal ``move``, or the rejecting Verdict: ``apply`` without its verdict and event (for
     replaying a log and for playouts)."""
     _, rejected, st_at, new, _, _ = _change(st, move, UNLOGGED)
-    return rejected if rejected is not None else replace(new, seq=st_at.seq + 1)
+    return rejected if rejected is not None else _numbered(new, st, st_at)
 
 
 def judge(st, move) -> Verdict:

@@ -108,8 +108,10 @@ def play_out(preset, overrides, seed, players, deals=2, table=False):
                 assert covered(proposal, moves), proposal
         chosen = instantiate(rng.choice(moves), rng)
         declined = st.pending and st.pending[0].action == "cut_back" and chosen["action"] == "pass"
+        before = st
         verdict, st, new = apply(st, chosen)
         assert verdict.legal
+        assert st is not before and state_to_json(before) == history[-1]  # the state a move was applied to is kept
         if st.pending and st.pending[0].action == "cut_back" and not declined:
             # a window just opened: offered from public facts only, never from who holds the jokers
             n = st.pending[0].count
