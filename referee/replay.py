@@ -8,8 +8,9 @@ from .serialize import state_from_json
 from .verdict import Verdict
 
 
-def replay(events, upto=None, start=None):
-    """The state after event ``upto`` (default: the last one).
+def replay(events, upto=None, start=None, each=None):
+    """The state after event ``upto`` (default: the last one); ``each(state)`` is called with the state after
+    every event replayed.
 
     ``start`` is a snapshot to go on from instead of the log's beginning: a state (or its table-view JSON,
     ``state_to_json(st)``) at some seq of the same game. ``events`` then need only hold the events after it
@@ -42,4 +43,6 @@ def replay(events, upto=None, start=None):
             st, _ = correct_hands(st, ev["hands"])
         if st.seq != ev["seq"]:
             raise InputError("bad_log", f"event {ev['seq']} replays to seq {st.seq}")
+        if each is not None:
+            each(st)
     return st

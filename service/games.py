@@ -116,12 +116,19 @@ class GameService:
         try:
             events = import_record(text)
             self.check_names(events[0]["players"], "bad_record")
-            state = engine.replay(events)
+            # the replay snapshots a game played move by move would hold: GET …/replay folds few events here too
+            wanted = self.store.snapshot_seqs([ev["seq"] for ev in events])
+            snapshots: list = []
+
+            def keep(st):
+                if st.seq in wanted:
+                    snapshots.append((st.seq, engine.state_to_json(st)))
+            state = engine.replay(events, each=keep)
         except engine.InputError as exc:
             raise ApiError(exc.message, code="bad_record") from None
-        return self._store_new(state, events, [None] * len(state.players))
+        return self._store_new(state, events, [None] * len(state.players), snapshots)
 
-    def _store_new(self, state, events, bots) -> dict:
+    def _store_new(self, state, events, bots, snapshots=()) -> dict:
         gid = secrets.token_hex(12)
         table = new_token("tbl")
         seats = [new_token("seat") for _ in state.players]
@@ -130,7 +137,8 @@ class GameService:
         if any(bots):
             self.store.register_bot_game(gid)  # indexed before the game's keys exist: no owed turn escapes the reaper
         table_hash, seat_hashes = digest(table), [digest(t) for t in seats]
-        seq = self.store.create(gid, state_json, events, table_hash, seat_hashes, bots, owed=owed, over=over)
+        seq = self.store.create(gid, state_json, events, table_hash, seat_hashes, bots, owed=owed, over=over,
+                                snapshots=snapshots)
         # the first move then needs no read (and no parse) when this process answers it
         self.snapshots.put(GameRecord(gid, seq, state_json, table_hash, seat_hashes, bots,
                                       owed=seq if owed else None), state)

@@ -65,12 +65,17 @@ local function owe(owed, seq, now)
 end
 """
 
-# ARGV: state, table, seats, bots, owed, over, now, ttl, ttl_over, snapshot_every, then (seq, event) pairs.
-# The log starts with game_created (seq 0), as good a start for a replay as a snapshot at 0.
+# ARGV: state, table, seats, bots, owed, over, now, ttl, ttl_over, snapshot_every, n, then n (seq, state) replay
+# snapshots before the last event (an imported record's), then (seq, event) pairs. The log starts with
+# game_created (seq 0), as good a start for a replay as a snapshot at 0.
 _CREATE = _LIB + """
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('game exists') end
+local first = 12 + 2 * tonumber(ARGV[11])
+for i = 12, first - 1, 2 do
+  redis.call('XADD', KEYS[7], (tonumber(ARGV[i]) + 1) .. '-0', 'state', ARGV[i + 1])
+end
 local last = -1
-for i = 11, #ARGV, 2 do
+for i = first, #ARGV, 2 do
   last = tonumber(ARGV[i])
   redis.call('XADD', KEYS[2], (last + 1) .. '-0', 'kind', 'event', 'data', ARGV[i + 1])
 end
@@ -242,13 +247,29 @@ class GameStore:
         """Put a game with bot seats in the reaper's index; call it before the write that may make a bot owe."""
         self.r.zadd(self.index_key, {gid: int(time.time() * 1000)})
 
-    def create(self, gid: str, state: dict, events: list[dict], table_hash: str,
-               seat_hashes: list[str], bots: list[str | None], owed: bool = False, over: bool = False) -> int:
+    def create(self, gid: str, state: dict, events: list[dict], table_hash: str, seat_hashes: list[str],
+               bots: list[str | None], owed: bool = False, over: bool = False, snapshots=()) -> int:
+        """Store a new game: its log, its state after the last event, and ``snapshots``, (seq, state) replay
+        snapshots before the last event in increasing seq (a record imported whole: see ``snapshot_seqs``)."""
         args: list = [text_of(state), table_hash, json.dumps(seat_hashes), json.dumps(bots), int(owed),
-                      int(over), time.time(), self.ttl_s, self.ttl_over_s, self.snapshot_every]
+                      int(over), time.time(), self.ttl_s, self.ttl_over_s, self.snapshot_every, len(snapshots)]
+        for seq, snap in snapshots:
+            args += [seq, text_of(snap)]
         for ev in events:
             args += [ev["seq"], encode(ev)]
         return int(self._create(keys=self.keys(gid), args=args))
+
+    def snapshot_seqs(self, seqs: list[int]) -> set[int]:
+        """Of the seqs of a log written at once, those after which a game written event by event would hold a
+        replay snapshot (the first seq at or past each multiple of ``snapshot_every``), the last one aside (the
+        write itself keeps the state after it)."""
+        k, out, before = self.snapshot_every, set(), 0
+        if k > 0:
+            for seq in seqs[:-1]:
+                if seq // k > before // k:
+                    out.add(seq)
+                before = seq
+        return out
 
     def load(self, gid: str, idem: str | None = None) -> GameRecord | None:
         """The snapshot (one round trip), with the stored answer for Idempotency-Key digest ``idem`` if given."""

@@ -97,3 +97,20 @@ def test_delete_removes_the_snapshots(settings):
     assert store.r.exists(store.key(gid, "snaps"))
     assert client.c.delete(f"/v1/games/{gid}", headers=client.auth(g["table_token"])).status_code == 204
     assert not any(store.r.exists(k) for k in store.keys(gid))
+
+
+def test_an_imported_record_gets_the_snapshots_of_a_game_played_move_by_move(settings):
+    client = client_with(settings, EVERY)
+    g = two_deals(client, "gekifugo", 37)
+    text = client.get(f"/v1/games/{g['game_id']}/record", g["table_token"]).get_data(as_text=True)
+    made = client.post("/v1/games", {"record": text})
+    assert made.status_code == 201, made.json
+    new = made.json
+    last = new["seq"]
+    # every multiple of K below the last event, as a game played move by move, and the state after the last one
+    assert snapshot_seqs(client, new["game_id"]) == list(range(EVERY, last, EVERY)) + [last]
+    store = store_of(client)
+    original = dict(store.r.xrange(store.key(g["game_id"], "snaps")))
+    for sid, fields in store.r.xrange(store.key(new["game_id"], "snaps"))[:-1]:
+        assert json.loads(fields["state"]) == json.loads(original[sid]["state"]), sid
+    assert_replays_equal_the_whole_log(client, new)
