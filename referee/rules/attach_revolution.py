@@ -24,11 +24,16 @@ def extra_candidates(f, possible: int, params) -> frozenset[int]:
     """Card sets that, with the field ``f``, make the 4 cards of an attach revolution (alone they may be no play)."""
     if f.wild or f.n > 3:
         return frozenset()
-    pool = possible & JOKERS_MASK
+    return _joined(f.mask, possible & _near(f), 4 - f.n)
+
+
+@lru_cache(maxsize=1 << 12)
+def _near(f) -> int:
+    """The cards that may join the field's: jokers, its ranks, and its suits within three ranks of it."""
+    near = JOKERS_MASK
     for r, s in f.eff:
-        pool |= possible & rank_mask(r)
-        pool |= possible & sum(1 << card(x, s) for x in range(max(0, f.lo - 3), min(12, f.hi + 3) + 1))
-    return _joined(f.mask, pool, 4 - f.n)
+        near |= rank_mask(r) | sum(1 << card(x, s) for x in range(max(0, f.lo - 3), min(12, f.hi + 3) + 1))
+    return near
 
 
 @lru_cache(maxsize=1 << 14)
