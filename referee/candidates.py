@@ -95,8 +95,8 @@ def _sequence_slots():
 
 
 def _grouped(slots):
-    """The sequence rows grouped by the ranks they need: [(rank masks, sizes, rows)], so that a window whose ranks
-    the hand lacks more often than it has jokers is skipped whole."""
+    """The sequence rows grouped by the ranks they need: [(those ranks as 13 bits, sizes, rows)], so that a window
+    whose ranks the hand lacks more often than it has jokers is skipped whole."""
     out = {}
     for shape, rows in slots.items():
         groups = {}
@@ -105,7 +105,7 @@ def _grouped(slots):
             for _, run in row[:1]:
                 ranks = {c // 4 for c in run}
             groups.setdefault(tuple(sorted(ranks)), []).append(row)
-        out[shape] = [(tuple(0xF << 4 * r for r in ranks), frozenset(len(run) for row in rows for _, run in row), rows)
+        out[shape] = [(sum(1 << r for r in ranks), frozenset(len(run) for row in rows for _, run in row), rows)
                       for ranks, rows in groups.items()]
     return out
 
@@ -189,6 +189,7 @@ def candidates(hand: int, rules, swaps=True, beat: Beat | None = None) -> set[in
                     out.add(js)
         # no sequence of another shape can follow the field (Beat.run)
         shapes = (f.shape,) if f.shape in rules.sequences else ()
+    held = None
     for shape in shapes:
         step = SINGLE_STEP.get(shape)
         if step is not None:
@@ -202,14 +203,14 @@ def candidates(hand: int, rules, swaps=True, beat: Beat | None = None) -> set[in
             continue
         jokers = cards_of(jb)
         nj = len(jokers)
-        for rank_masks, lengths, rows in CROSS_SUIT_GROUPS[shape]:
+        if held is None:
+            held = 0  # the ranks held, as 13 bits
+            for s in range(4):
+                held |= suit_pattern(hand, s)
+        for needed, lengths, rows in CROSS_SUIT_GROUPS[shape]:
             if sizes is not None and lengths.isdisjoint(sizes):
                 continue
-            lacking = 0
-            for m in rank_masks:
-                if not hand & m:
-                    lacking += 1
-            if lacking > nj:
+            if (needed & ~held).bit_count() > nj:
                 continue  # the first run of every row here needs these ranks
             for runs in rows:
                 for mask, slots in runs:
