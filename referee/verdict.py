@@ -1,11 +1,10 @@
 """The verdict on a proposal: legal or not, why, and which effects fired."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(NamedTuple):  # one per proposal: a named tuple builds ~3× faster than a dataclass
     legal: bool
     reason: str | None = None
     message: str = ""
