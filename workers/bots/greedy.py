@@ -29,8 +29,6 @@ class Context:
     """What the decisions (gives, discards, ...) need from the view and the cards that cannot be the last one."""
 
     def __init__(self, view: dict, seat: int, forbidden_last=()):
-        self.view = view
-        self.seat = seat
         me = view["players"][seat]
         self.hand = list(me["hand"] or [])
         self.count = len(self.hand)
