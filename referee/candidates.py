@@ -1,16 +1,17 @@
 """Candidate card sets for a seat's plays: every set that may form one play (the judge decides), generated
 only at the sizes and ranks that can beat the field.
 
-Groups come from a table by rank, suit pattern and jokers held; stairs and skip stairs (one suit) from a memo
-by the suit's 13-bit rank pattern and the jokers held; double stairs and emperors (across suits) from rows of
-precomputed slots.
+Groups come from a table by rank, suit pattern and jokers held; sequences from their shape module's table: runs
+of one suit (``RUN_STEP``) from a memo by the suit's 13-bit rank pattern and the jokers held, sequences across
+suits from rows of precomputed slots (``slots``).
 """
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations, permutations
+from itertools import combinations
 
-from .cards import JOKERS_MASK, NORMAL_MASK, card, cards_of, deck
+from .cards import JOKERS_MASK, NORMAL_MASK, cards_of, deck
+from .rules import SHAPE_MODULES
 
 
 def _joker_sets(jb: int) -> list[int]:
@@ -46,7 +47,7 @@ def _group_table():
 GROUPS = _group_table()
 # SUIT_BITS[x]: the ranks (bit r) of the cards of suit 0 in 16 bits of a hand shifted to that suit (bits 4r)
 SUIT_BITS = {sum(1 << 4 * r for r in range(4) if p >> r & 1): p for p in range(16)}
-SINGLE_STEP = {"stairs": 1, "skip_stairs": 2}
+SINGLE_STEP = {m.ID: m.RUN_STEP for m in SHAPE_MODULES if hasattr(m, "RUN_STEP")}  # one suit's runs
 
 
 def suit_pattern(hand: int, s: int) -> int:
@@ -80,18 +81,10 @@ def suit_runs(step: int, pattern: int, jb: int, swaps: bool) -> tuple:
 
 
 def _sequence_slots():
-    """The cards of every sequence across suits, precomputed: {shape: [[slot cards, ...] by start and length]}."""
-    table: dict = {"double_stairs": [], "emperor": [], "skip_emperor": []}
-    for a in range(4):
-        for b in range(a + 1, 4):
-            for lo in range(11):
-                table["double_stairs"].append([[card(lo + i, x) for i in range(length) for x in (a, b)]
-                                               for length in range(3, 14 - lo)])
-    for shape, step in (("emperor", 1), ("skip_emperor", 2)):
-        for lo in range(13 - 3 * step):
-            for suits in permutations(range(4)):
-                table[shape].append([[card(lo + i * step, suits[i]) for i in range(4)]])
-    return {k: [[(sum(1 << c for c in run), run) for run in runs] for runs in v] for k, v in table.items()}
+    """The cards of every sequence across suits, from the shape modules' tables: {shape: [[(mask, slot cards)
+    by length] by start]}."""
+    return {m.ID: [[(sum(1 << c for c in run), run) for run in runs] for runs in m.slots()]
+            for m in SHAPE_MODULES if hasattr(m, "slots")}
 
 
 def _grouped(slots):

@@ -24,9 +24,9 @@ from .engine import close_window
 from .moves import Move
 from .memo import remember
 from .play import joins_field, judge_play, judged_key
-from .rules import ALIASES, DECLARABLE
+from .rules import ALIASES, DECLARABLE, SEQUENCES
 from .rules.base import PlayContext, Rejection
-from .shapes import SEQUENCES, beats, loose, readings
+from .shapes import beats, loose, readings
 
 EFFECT_DECLARATIONS = sorted(DECLARABLE - set(SEQUENCES))
 

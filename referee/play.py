@@ -6,14 +6,12 @@ from typing import NamedTuple
 from .cards import codes
 from .memo import remember
 from .effects import Lock, Unlock, ordered
-from .rules import ALIASES, DECLARABLE, RULES
+from .rules import ALIASES, DECLARABLE, RULES, SEQUENCES, SHAPE_NAMES, SHAPE_PRIORITY
 from .rules.base import PlayContext, Rejection
-from .shapes import SEQUENCES, SHAPE_PRIORITY, Reading, beats, loose, matches_as, part, readings, strength_key
+from .shapes import Reading, beats, loose, matches_as, part, readings, strength_key
 
 DECLARATIONS = DECLARABLE | ALIASES.keys()  # every name a play may declare
 SEQUENCE_SET = frozenset(SEQUENCES)
-SHAPE_NAMES = {"loose": "loose cards", "single": "a single", "group": "a group", "stairs": "stairs", "skip_stairs": "skip stairs",
-               "double_stairs": "double stairs", "emperor": "an emperor", "skip_emperor": "a skip emperor"}
 # How far a rejected reading got: the furthest one explains the rejection best.
 PROGRESS = {"invalid_cards": 0, "shape_mismatch": 1, "undeclared": 2, "too_weak": 3, "locked": 4,
             "must_include_first_card": 4}

@@ -6,8 +6,7 @@ from typing import Any
 
 from .errors import InputError
 from .presets import PRESETS, TITLES
-from .rules import DECLARABLE, MODULES, RULES, SHAPES
-from .shapes import SEQUENCES
+from .rules import DECLARABLE, MODULES, RULES, SEQUENCES, SHAPES
 
 MAX_PLAYERS = 8  # seats a game may have (2 to 8)
 # Ruleset values that rules' ``settings`` hooks may set: how sequences compare, their fewest cards, the jokers.

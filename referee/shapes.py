@@ -13,9 +13,10 @@ from itertools import permutations
 
 from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, card, cards_of, code, rank_of, suit_of
 
-SEQUENCES = ("stairs", "skip_stairs", "double_stairs", "emperor", "skip_emperor")
-SHAPE_PRIORITY = {"loose": -1, "single": 0, "group": 1, "stairs": 2, "skip_stairs": 3,
-                  "double_stairs": 4, "emperor": 5, "skip_emperor": 6}
+# The shapes every ruleset has: (priority among readings of the same cards, name in messages). Every other shape
+# is a sequence defined by its own rule module (``SHAPE = True``: its reader, its candidate table, its priority
+# and name; ``rules.SEQUENCES``).
+PLAIN_SHAPES = {"loose": (-1, "loose cards"), "single": (0, "a single"), "group": (1, "a group")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +90,7 @@ def beats(new: Reading, old: Reading, reversed_order: bool, compare: str) -> boo
         return False
     if new.wild:
         return True
-    if new.shape in SEQUENCES:
+    if new.shape not in PLAIN_SHAPES:
         if compare == "above":
             return new.hi < old.lo if reversed_order else new.lo > old.hi
         return new.hi < old.hi if reversed_order else new.lo > old.lo
@@ -121,22 +122,28 @@ def _readings(mask: int, shapes: frozenset, min_stairs: int) -> list[Reading]:
         return [Reading("single", mask, 1, rank_of(c), rank_of(c), 1 << suit_of(c), ((rank_of(c), suit_of(c)),))]
     out: list[Reading] = []
     _groups(mask, n, normals, jokers, out)
-    if n >= 3 and normals:
-        if "stairs" in shapes and n >= min_stairs:
-            _stairs(mask, n, normals, jokers, 1, "stairs", out)
-        if "skip_stairs" in shapes and n >= min_stairs:
-            _stairs(mask, n, normals, jokers, 2, "skip_stairs", out)
-        if "double_stairs" in shapes and n % 2 == 0 and n >= 6:
-            _double_stairs(mask, n, normals, jokers, out)
-        if n == 4:
-            if "emperor" in shapes:
-                _emperor(mask, normals, jokers, 1, "emperor", out)
-            if "skip_emperor" in shapes:
-                _emperor(mask, normals, jokers, 2, "skip_emperor", out)
+    if n >= 3 and normals:  # every sequence has 3 or more cards, one of them a natural card
+        for module in _sequence_modules():
+            if module.ID in shapes:
+                module.read(mask, n, normals, jokers, min_stairs, out)
     return out
 
 
-def _make(shape, mask, n, eff, jokers_read):
+_SEQUENCE_MODULES: tuple = ()
+
+
+def _sequence_modules() -> tuple:
+    """The shape modules (the rule registry imports this module, so it is read on first use)."""
+    global _SEQUENCE_MODULES
+    if not _SEQUENCE_MODULES:
+        from .rules import SHAPE_MODULES
+        _SEQUENCE_MODULES = SHAPE_MODULES
+    return _SEQUENCE_MODULES
+
+
+def make_reading(shape, mask, n, eff, jokers_read) -> Reading:
+    """A Reading of ``mask`` as ``shape``: ``eff`` the (rank, suit) of every card as read, ``jokers_read`` the
+    stand-ins ((joker, rank, suit), ...)."""
     ranks = [r for r, _ in eff]
     suits = 0
     for _, s in eff:
@@ -156,7 +163,7 @@ def _groups(mask, n, normals, jokers, out):
     missing = [s for s in range(4) if s not in used]
     base = [(r, suit_of(c)) for c in normals]
     if not jokers:
-        out.append(_make("group", mask, n, base, ()))
+        out.append(make_reading("group", mask, n, base, ()))
         return
     slots = missing + [-1] * len(jokers)
     seen = set()
@@ -168,64 +175,4 @@ def _groups(mask, n, normals, jokers, out):
             continue
         seen.add(key)
         read = [(j, r, s) for j, s in zip(jokers, perm)]
-        out.append(_make("group", mask, n, base + [(r, s) for s in perm], read))
-
-
-def _stairs(mask, n, normals, jokers, step, shape, out):
-    s = suit_of(normals[0])
-    if any(suit_of(c) != s for c in normals):
-        return
-    ranks = sorted(rank_of(c) for c in normals)
-    if len(set(ranks)) != len(ranks):
-        return
-    span = (n - 1) * step
-    for lo in range(0, 13 - span):
-        positions = list(range(lo, lo + span + 1, step))
-        if not set(ranks) <= set(positions):
-            continue
-        free = [p for p in positions if p not in ranks]
-        for perm in permutations(free):
-            read = [(j, p, s) for j, p in zip(jokers, perm)]
-            out.append(_make(shape, mask, n, [(p, s) for p in positions], read))
-
-
-def _double_stairs(mask, n, normals, jokers, out):
-    length = n // 2
-    cells = {(rank_of(c), suit_of(c)) for c in normals}
-    suits_used = {s for _, s in cells}
-    if len(suits_used) > 2:
-        return
-    pairs = [(a, b) for a in range(4) for b in range(a + 1, 4) if suits_used <= {a, b}]
-    seen = set()
-    for a, b in pairs:
-        for lo in range(0, 13 - length + 1):
-            slots = [(r, s) for r in range(lo, lo + length) for s in (a, b)]
-            if not cells <= set(slots):
-                continue
-            free = [x for x in slots if x not in cells]
-            if len(free) != len(jokers):
-                continue
-            for perm in permutations(free):
-                key = (a, b, lo, perm)
-                if key in seen:
-                    continue
-                seen.add(key)
-                read = [(j, r, s) for j, (r, s) in zip(jokers, perm)]
-                out.append(_make("double_stairs", mask, n, slots, read))
-
-
-def _emperor(mask, normals, jokers, step, shape, out):
-    cells = [(rank_of(c), suit_of(c)) for c in normals]
-    ranks = [r for r, _ in cells]
-    suits = [s for _, s in cells]
-    if len(set(ranks)) != len(ranks) or len(set(suits)) != len(suits):
-        return
-    for lo in range(0, 13 - 3 * step):
-        positions = [lo + i * step for i in range(4)]
-        if not set(ranks) <= set(positions):
-            continue
-        free_r = [p for p in positions if p not in ranks]
-        free_s = [s for s in range(4) if s not in suits]
-        for perm in permutations(free_s):
-            read = [(j, r, s) for j, r, s in zip(jokers, free_r, perm)]
-            out.append(_make(shape, mask, 4, cells + [(r, s) for r, s in zip(free_r, perm)], read))
+        out.append(make_reading("group", mask, n, base + [(r, s) for s in perm], read))

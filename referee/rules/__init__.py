@@ -1,4 +1,5 @@
 """The rule registry: every rule id of RULES.md maps to exactly one module here."""
+from ..shapes import PLAIN_SHAPES
 from . import (attach_revolution, bloody_mary, capital_fall, cut_back, declarations_required, double_stairs,
                eight_cut, emperor, exchange, exchange_request, first_card, five_skip, flush_on_finish,
                forbidden_finish, gekokujo, great_revolution, inflation, jack_back, jokers, lead_pass, nine_reverse,
@@ -15,6 +16,11 @@ MODULES = (jokers, first_card, stairs, skip_stairs, double_stairs, emperor, skip
            flush_on_finish, declarations_required, forbidden_finish, capital_fall, gekokujo,
            exchange, exchange_request, inflation)
 RULES = {m.ID: m for m in MODULES}
-SHAPES = tuple(m.ID for m in MODULES if getattr(m, "SHAPE", False))
+# Every shape a rule adds is a sequence (single and group are built in: shapes.PLAIN_SHAPES); a shape module has
+# its reader (``read``), its candidate table (``RUN_STEP`` for one suit's runs, or ``slots``), PRIORITY and LABEL.
+SHAPE_MODULES = tuple(m for m in MODULES if getattr(m, "SHAPE", False))
+SHAPES = SEQUENCES = tuple(m.ID for m in SHAPE_MODULES)
+SHAPE_PRIORITY = {**{s: p for s, (p, _) in PLAIN_SHAPES.items()}, **{m.ID: m.PRIORITY for m in SHAPE_MODULES}}
+SHAPE_NAMES = {**{s: name for s, (_, name) in PLAIN_SHAPES.items()}, **{m.ID: m.LABEL for m in SHAPE_MODULES}}
 DECLARABLE = frozenset(m.ID for m in MODULES if getattr(m, "DECLARABLE", False))
 ALIASES = {m.ALIAS: m for m in MODULES if hasattr(m, "ALIAS")}  # declaration names that stand for a rule

@@ -1,6 +1,6 @@
 """革命 (revolution): 4+ cards in one play reverse the order; a second one restores it (革命返し)."""
 from ..effects import Revolution
-from ..shapes import SEQUENCES
+from ..shapes import PLAIN_SHAPES
 from .base import Param
 
 ID = "revolution"
@@ -17,7 +17,7 @@ def alias_applies(state) -> bool:
 
 
 def needed(state, shape: str, params) -> int:
-    base = params["min_stairs"] if shape in SEQUENCES else params["min_group"]
+    base = params["min_group"] if shape in PLAIN_SHAPES else params["min_stairs"]
     return max(base, state.revolution_min)
 
 

@@ -2,16 +2,15 @@
 
 A rule id written as a string literal in ``referee/*.py`` (``referee/rules/`` and ``presets.py`` aside) or a rule
 module imported by name is a check on that rule, unless it is one of the LABELS below: names that happen to equal
-a rule id but do not switch behaviour on the rule. A shape rule's id is also the name of its shape (a reading's
-``shape``): shape names are labels in any core file (engine-core.md §3.2 moves their tables into the shape
-modules). Whatever the labels allow, a rule id passed to ``Ruleset.on``/``params``/``flagged`` or compared with
+a rule id but do not switch behaviour on the rule. Shape names are no exception: a shape module holds its reader,
+its candidate table, its priority and its name (engine-core.md §3.2). Whatever the labels allow, a rule id passed to ``Ruleset.on``/``params``/``flagged`` or compared with
 a rule, special play or cut is always a check.
 """
 import ast
 from pathlib import Path
 
 import referee
-from referee.rules import RULES, SHAPES
+from referee.rules import RULES
 
 CORE = Path(referee.__file__).parent
 NOT_CORE = ("presets.py",)  # the presets are rule data
@@ -67,7 +66,7 @@ def _core_files():
 
 def _offences(name: str, source: str) -> list[str]:
     return [f"{name}:{line}: {rule!r}" for rule, line, check in rule_names(source)
-            if check or (name, rule) not in LABELS and rule not in SHAPES]
+            if check or (name, rule) not in LABELS]
 
 
 def test_the_core_names_no_rule_id_but_its_labels():
@@ -87,4 +86,5 @@ def test_a_check_on_a_rule_is_caught_even_where_its_id_is_a_label():
     assert _offences("legal.py", legal + '\n\ndef f(p):\n    return p.rule == "cut_back"\n')
     assert _offences("shapes.py", 'def f(rs):\n    return rs.on("stairs")\n')
     assert _offences("deals.py", "from .rules import exchange\n")
+    assert _offences("candidates.py", 'SINGLE_STEP = {"stairs": 1}\n')
     assert _offences("legal.py", legal) == []
