@@ -71,6 +71,8 @@ def _play(st, plan: Plan, log):
     if log is not UNLOGGED:
         log.append({"kind": "play", "seat": ctx.seat, "cards": codes(ctx.reading.mask),
                     "shape": plan.field_reading.shape, "as": ctx.reading.as_map()})
+    if changes["after"] is None:
+        return flow.advance_after_play(st, ctx.seat, 0, log)
     return _proceed(st, log)
 
 

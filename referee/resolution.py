@@ -32,10 +32,14 @@ def resolve(st, ctx, effects) -> Resolution:
 
 
 def written(st, res: Resolution, went_out: tuple) -> dict:
-    """The changes that write the resolution onto ``st``, the play's remaining steps in ``after``."""
+    """The changes that write the resolution onto ``st``, the play's remaining steps in ``after`` (None when the
+    turn just moves on to the next seat)."""
+    queue = tuple(res.queue)
+    # nothing to decide, cut, skip or finish: the turn just moves on (``after`` None; engine._play moves it)
+    after = After(res.ctx.seat, cut=res.cut, skip=res.skip, went_out=went_out, cards=res.ctx.reading.n) \
+        if queue or went_out or res.cut is not None or res.skip else None
     changes = {"rank_lock": res.rank_lock, "jack_back": res.jack_back, "direction": res.direction,
-               "trick_reversed": res.trick, "pending": tuple(res.queue),
-               "after": After(res.ctx.seat, cut=res.cut, skip=res.skip, went_out=went_out, cards=res.ctx.reading.n)}
+               "trick_reversed": res.trick, "pending": queue, "after": after}
     if res.revolution:
         changes["revolution"] = not st.revolution
         changes["revolution_min"] = res.revolution_min
