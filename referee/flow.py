@@ -82,48 +82,44 @@ def advance_after_pass(st, passer, log):
     Under pass_until_flush the passer sits out until the flush, which comes once every active player has
     passed; a pass on an empty field (lead_pass) just moves the turn on. pass_abort counts passes in a row.
     """
-    idle = {"idle": st.idle + 1}  # written with the turn, unless an after_pass hook must read it first
-    if st.rules.pass_hooks:
-        st = replace(st, **idle)
-        idle = {}
-        for module, params in st.rules.pass_hooks:
-            st = module.after_pass(st, log, params)
-            if st.phase == "deal_over":
-                return st
+    idle = st.idle + 1
+    for module, params in st.rules.pass_hooks:
+        ended = module.after_pass(st, idle, log, params)
+        if ended is not None:
+            return ended
     if st.rules.passes_sit_out:
         return _after_pass_until_flush(st, passer, st.passed | 1 << passer, log, idle)
     if st.field is None:
-        return replace(st, turn=st.next_active(passer), **idle)
+        return replace(st, turn=st.next_active(passer), idle=idle)
     owner = st.field.seat
     if passer == owner:
-        return lead_after_flush(st, owner, log, idle)
+        return lead_after_flush(st, owner, log, {"idle": idle})
     n = len(st.players)
     s = passer
     for _ in range(n):
         s = (s + st.direction) % n
         if s == owner:
-            return lead_after_flush(st, owner, log, idle)
+            return lead_after_flush(st, owner, log, {"idle": idle})
         if st.active(s):
-            return replace(st, turn=s, **idle)
+            return replace(st, turn=s, idle=idle)
     raise AssertionError("no active seat to move to")
 
 
-def _after_pass_until_flush(st, passer, passed, log, changes):
+def _after_pass_until_flush(st, passer, passed, log, idle):
     """The turn after a pass under pass_until_flush, ``passed`` the seats that have passed since the flush (this
-    pass included); ``changes`` and the turn are written in one copy."""
+    pass included): the next active seat that has not passed; once every active seat has, the flush. The turn
+    and ``idle`` are written in one copy."""
     players = st.players
-    if all(passed >> p.seat & 1 for p in players if p.place is None):
-        if st.field is None:
-            # nobody played since the lead: the same leader leads again (the seat after the last passer)
-            return lead(st, st.next_active(passer), changes)
-        return lead_after_flush(st, st.field.seat, log, changes)
     n = len(players)
     s = passer
-    for _ in range(n):
+    for _ in range(n - 1):
         s = (s + st.direction) % n
         if players[s].place is None and not passed >> s & 1:
-            return replace(st, turn=s, passed=passed, **changes)
-    raise AssertionError("no active seat to move to")
+            return replace(st, turn=s, passed=passed, idle=idle)
+    if st.field is None:
+        # nobody played since the lead: the same leader leads again (the seat after the last passer)
+        return lead(st, st.next_active(passer), {"idle": idle})
+    return lead_after_flush(st, st.field.seat, log, {"idle": idle})
 
 
 def _free_places(st):

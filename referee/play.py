@@ -123,6 +123,10 @@ def judged_key(state, seat: int) -> tuple:
     threshold, and while the match's first play is pending the cards the seat's plays must include (first_card
     reads the holder: ``required_cards`` says what it reads). Rule hooks read nothing else:
     tests/engine/test_judged_memo.py checks the claim."""
+    global _last_key
+    last = _last_key
+    if last[0] is state and last[1] == seat:
+        return last[2]  # listing the moves and applying one both ask (states are immutable)
     f = state.field
     r = None if f is None else f.reading
     key = (None if r is None else (r.shape, r.mask, r.jokers), state.revolution, state.jack_back, state.lock_kind,
@@ -131,8 +135,12 @@ def judged_key(state, seat: int) -> tuple:
         required = 0
         for module, params in state.rules.required_hooks:
             required |= module.required_cards(state, seat, params)
-        return key + (required,)
+        key += (required,)
+    _last_key = (state, seat, key)
     return key
+
+
+_last_key: tuple = (None, None, None)
 
 
 def judge_play(state, move, with_effects=True):

@@ -12,21 +12,21 @@ SUMMARY = ("After `turns` passes in a row without a play (passes on an empty fie
 PARAMS = {"turns": Param(20, "passes in a row that end the deal (UECda: 20)", lo=2, hi=200)}
 
 
-def after_pass(st, log, params):
-    """``turns`` passes in a row: the deal ends; the unfinished players take the remaining places in a seeded
-    random order."""
-    if st.idle < params["turns"]:
-        return st
+def after_pass(st, idle, log, params):
+    """``turns`` passes in a row (``idle``, this pass included): the deal ends; the unfinished players take the
+    remaining places in a seeded random order. None while the deal goes on."""
+    if idle < params["turns"]:
+        return None
     rest = order(st.active_seats(), st.seed, st.deal, st.seq)
     players = list(st.players)
     for seat, place in zip(rest, st.free_places()):
         players[seat] = replace(players[seat], place=place)
     ranked = tuple(sorted(rest, key=lambda s: players[s].place))
-    log.append({"kind": "abort", "rule": ID, "passes": st.idle,
+    log.append({"kind": "abort", "rule": ID, "passes": idle,
                 "places": [{"seat": s, "place": players[s].place} for s in ranked]})
     log.append({"kind": "deal_over"})
     return replace(st, players=tuple(players), finish_order=st.finish_order + ranked, phase="deal_over", turn=None,
-                   pending=(), after=None, ended_by=ID)
+                   pending=(), after=None, ended_by=ID, idle=idle)
 
 
 def order(seats: list[int], seed, deal: int, seq: int) -> list[int]:
