@@ -129,7 +129,7 @@ def judged_key(state, seat: int) -> tuple:
         return last[2]  # listing the moves and applying one both ask (states are immutable)
     f = state.field
     r = None if f is None else f.reading
-    key = (None if r is None else (r.shape, r.mask, r.jokers), state.revolution, state.jack_back, state.lock_kind,
+    key: tuple = (None if r is None else (r.shape, r.mask, r.jokers), state.revolution, state.jack_back, state.lock_kind,
            state.lock_suits, state.rank_lock, state.trick_plays == 1, state.revolution_min)
     if state.first_play:
         required = 0

@@ -3,8 +3,8 @@
 A rule id written as a string literal in ``referee/*.py`` (``referee/rules/`` and ``presets.py`` aside) or a rule
 module imported by name is a check on that rule, unless it is one of the LABELS below: names that happen to equal
 a rule id but do not switch behaviour on the rule. Shape names are no exception: a shape module holds its reader,
-its candidate table, its priority and its name (engine-core.md §3.2). Whatever the labels allow, a rule id passed to ``Ruleset.on``/``params``/``flagged`` or compared with
-a rule, special play or cut is always a check.
+its candidate table, its priority and its name (engine-core.md §3.2). Whatever the labels allow, a rule id passed
+to ``Ruleset.on``/``params``/``flagged`` or compared with a rule, special play or cut is always a check.
 """
 import ast
 from pathlib import Path
