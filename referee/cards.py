@@ -67,8 +67,11 @@ def parse_many(texts) -> int:
     if not isinstance(texts, (list, tuple)):
         raise InputError("invalid_cards", "cards must be a list of card codes")
     mask = 0
+    get = _CODES.get
     for t in texts:
-        c = parse(t)
+        c = get(t) if type(t) is str else None  # a code as the engine writes it
+        if c is None:
+            c = parse(t)
         if mask >> c & 1:
             raise InputError("invalid_cards", f"card {code(c)} is listed twice")
         mask |= 1 << c

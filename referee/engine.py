@@ -85,27 +85,26 @@ def _rejection(rej: Rejection) -> Verdict:
     return reject(rej.reason, rej.message, rej.rule)
 
 
-def _turn_rejection(st, mv) -> Verdict | None:
-    if st.pending:
-        return None
+def _turn_rejection(st, mv) -> Verdict:
+    """No decision is pending, and it is not ``mv.seat``'s turn to play."""
     if st.phase == "deal_over":
         return reject("not_allowed", "the deal is over: start the next deal")
-    if mv.seat != st.turn:
-        own = " (its own cards are on the field)" if st.field and st.field.seat == st.turn else ""
-        return reject("not_your_turn", f"it is seat {st.turn}'s turn{own}, not seat {mv.seat}'s")
-    return None
+    own = " (its own cards are on the field)" if st.field and st.field.seat == st.turn else ""
+    return reject("not_your_turn", f"it is seat {st.turn}'s turn{own}, not seat {mv.seat}'s")
 
 
 def _summary(seat, mv, plan, extra_effects):
-    if mv.action == "play":
+    if mv.action == "pass":
+        text = f"seat {seat} passes"
+    elif mv.action == "play":
         shape = plan.field_reading.shape
         text = f"seat {seat} plays {' '.join(codes(mv.cards))} ({shape})"
-    elif mv.action == "pass":
-        text = f"seat {seat} passes"
     else:
         text = f"seat {seat} {mv.action}s" + (f" {' '.join(codes(mv.cards))}" if mv.cards else "")
-    fired = list(dict.fromkeys([e.rule for e in plan.effects if not isinstance(e, Unlock)] if plan else []))
-    fired += [x for x in extra_effects if x not in fired]
+    fired = list(dict.fromkeys([e.rule for e in plan.effects if not isinstance(e, Unlock)])) \
+        if plan is not None and plan.effects else []
+    if extra_effects:
+        fired += [x for x in extra_effects if x not in fired]
     if fired:
         text += ": " + ", ".join(fired)
     return text, tuple(fired)
@@ -141,11 +140,11 @@ def _change(st, move, log):
     if not 0 <= mv.seat < len(st.players):
         raise InputError("bad_move", f"seat must be 0 to {len(st.players) - 1}, not {mv.seat}")
     plan = None
-    if leads_through_window(st, mv):
-        st = close_window(st, log)
-    rejected = _turn_rejection(st, mv)
-    if rejected is not None:
-        return mv, rejected, st, st, [], None
+    if st.pending:
+        if leads_through_window(st, mv):
+            st = close_window(st, log)
+    if not st.pending and (mv.seat != st.turn or st.phase == "deal_over"):
+        return mv, _turn_rejection(st, mv), st, st, [], None
     if st.pending:
         rej = decisions.judge(st, mv)
         if rej is not None:
@@ -181,7 +180,8 @@ def apply(st, move):
     mv, rejected, st_at, new, log, plan = _change(st, move, [])
     if rejected is not None:
         return rejected, st, []
-    extra = [x["rule"] for x in log if x.get("rule") and (x.get("kind") == "finish" or x["rule"] in st.rules.finishers)]
+    finishers = st.rules.finishers
+    extra = [x["rule"] for x in log if x.get("rule") and (x.get("kind") == "finish" or x["rule"] in finishers)]
     message, effects = _summary(mv.seat, mv, plan, extra)
     verdict = Verdict(True, None, message, effects, plan.ctx.reading.as_map() if plan else {},
                       plan.void if plan else (), unchecked=_unchecked(st_at, mv))

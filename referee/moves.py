@@ -88,7 +88,12 @@ def parse_move(obj) -> Move:
     count = obj.get("count")
     if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
         raise InputError("bad_move", "count must be a positive whole number")
-    cards = parse_many(obj.get("cards") or [])
-    rank = obj.get("rank")
-    return Move(seat, action, cards, _as_map(obj.get("as"), cards), _names(obj.get("declare"), "declare"),
-                _names(obj.get("decline"), "decline"), None if rank is None else parse_rank(rank), count)
+    texts = obj.get("cards")
+    cards = parse_many(texts) if texts else 0
+    if len(obj) == 2 or len(obj) == 3 and texts is not None:
+        return Move(seat, action, cards)  # {seat, action, cards?}: most proposals
+    as_map, declare, decline, rank = obj.get("as"), obj.get("declare"), obj.get("decline"), obj.get("rank")
+    return Move(seat, action, cards, _as_map(as_map, cards) if as_map else (),
+                NONE if declare is None else _names(declare, "declare"),
+                NONE if decline is None else _names(decline, "decline"),
+                None if rank is None else parse_rank(rank), count)
