@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import threading
 from collections import OrderedDict
-from itertools import islice
+from itertools import count, islice
 
 MEMO_SIZE = 1 << 16  # entries per memo (the oldest go first): ~45 MB when full (gekifugo)
 LIVE_MEMOS = 8       # memos holding entries at once in a process, two per ruleset in play: ~360 MB at most
@@ -34,6 +34,23 @@ def _started(memo: dict) -> None:
         while len(_live) > LIVE_MEMOS:
             _, oldest = _live.popitem(last=False)
             oldest.clear()
+
+
+_numbers: dict = {}
+_next_number = count(1)
+
+
+def interned(key) -> int:
+    """A number for ``key`` (equal keys, equal numbers), never given to another key: memo keys built on it hash
+    one int. At most MEMO_SIZE keys are kept; a forgotten key gets a new number (what was memoised under the old
+    one is no longer found, and goes with its memo's oldest entries)."""
+    number = _numbers.get(key)
+    if number is None:
+        if len(_numbers) >= MEMO_SIZE:
+            for old in list(islice(_numbers, MEMO_SIZE // 4)):
+                _numbers.pop(old, None)
+        number = _numbers[key] = next(_next_number)
+    return number
 
 
 GC_THRESHOLDS = (100_000, 50, 100)

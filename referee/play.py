@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .cards import codes
-from .memo import remember
+from .memo import interned, remember
 from .effects import Lock, Unlock, ordered
 from .rules import ALIASES, DECLARABLE, RULES, SEQUENCES, SHAPE_NAMES, SHAPE_PRIORITY
 from .rules.base import PlayContext, Rejection
@@ -117,12 +117,13 @@ def _special(ctx, rs):
     return None
 
 
-def judged_key(state, seat: int) -> tuple:
+def judged_key(state, seat: int) -> int:
     """What a play's judgement reads of the state besides the play itself (RULES.md §4-§6 as the rule hooks
     read it): the field, the order, the locks, whether this is the trick's second play, the revolution
     threshold, and while the match's first play is pending the cards the seat's plays must include (first_card
     reads the holder: ``required_cards`` says what it reads). Rule hooks read nothing else:
-    tests/engine/test_judged_memo.py checks the claim."""
+    tests/engine/test_judged_memo.py checks the claim. The key is a number standing for those parts
+    (``memo.interned``): memo keys hash it at once, and hold no copy of the parts per state."""
     global _last_key
     last = _last_key
     if last[0] is state and last[1] == seat:
@@ -136,8 +137,9 @@ def judged_key(state, seat: int) -> tuple:
         for module, params in state.rules.required_hooks:
             required |= module.required_cards(state, seat, params)
         key += (required,)
-    _last_key = (state, seat, key)
-    return key
+    number = interned(key)
+    _last_key = (state, seat, number)
+    return number
 
 
 _last_key: tuple = (None, None, None)
