@@ -128,9 +128,11 @@ def _listed(st, seat, mask, attached) -> tuple:
                 if module.declines(reading, params):
                     variants.append(((), (module.ID,)))
         jokers = tuple(sorted(reading.jokers))
-        for declare, decline in variants:
+        for i, (declare, decline) in enumerate(variants):
             move = Move(seat, "play", mask, jokers, _names(declare), _names(decline))
-            plan = judge_play(st, move, with_effects=rules.declarations)
+            # declaring everything only probes what fires (the move listed declares that): hardly anyone proposes
+            # it, so its judgement is not memoised (it was half of gekifugo's judgement memo)
+            plan = judge_play(st, move, with_effects=rules.declarations, keep=not (rules.declarations and i == 0))
             if isinstance(plan, Rejection) or (plan.ctx.reading.shape != reading.shape
                                                and not joins_field(plan.ctx.special)):
                 continue

@@ -145,9 +145,10 @@ def judged_key(state, seat: int) -> int:
 _last_key: tuple = (None, None, None)
 
 
-def judge_play(state, move, with_effects=True):
+def judge_play(state, move, with_effects=True, keep=True):
     """A Plan for a legal play, or a Rejection. Without ``with_effects`` (only legality wanted) the plan's
-    effects are left empty unless declarations decide the reading.
+    effects are left empty unless declarations decide the reading. Without ``keep``, a judgement not memoised yet
+    is not memoised either (one nobody will ask for again).
 
     Judgements are memoised per ruleset under ``judged_key``: the hand only decides whether the cards are held
     and how many are left after the play, which are checked or filled in here."""
@@ -167,8 +168,9 @@ def judge_play(state, move, with_effects=True):
         hit = memo.get(key[:-1] + (False,)) if with_effects else None
         if hit is None:
             plan = _judge(state, move, with_effects)
-            remember(memo, key, plan if isinstance(plan, Rejection) else (
-                plan.ctx.reading, plan.ctx.special, plan.field_reading, plan.effects, plan.void))
+            if keep:
+                remember(memo, key, plan if isinstance(plan, Rejection) else (
+                    plan.ctx.reading, plan.ctx.special, plan.field_reading, plan.effects, plan.void))
             return plan
         effects_missing = True
     if isinstance(hit, Rejection):
