@@ -65,6 +65,13 @@ class Note(NamedTuple):
     forbidden_finish: bool
 
 
+def play_notes(st, seat: int, moves) -> list[Note | None]:
+    """``play_note`` of each of ``seat``'s ``moves`` (None for a pass), the state's key made once."""
+    jkey = judged_key(st, seat)
+    get = st.rules.moves_memo.get
+    return [None if mv.action == "pass" else (get((jkey, mv)) or play_note(st, mv)) for mv in moves]
+
+
 def play_note(st, mv: Move) -> Note:
     """The annotation of the legal play ``mv`` (memoised with the plays listed, under play.judged_key)."""
     key = (judged_key(st, mv.seat), mv)

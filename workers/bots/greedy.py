@@ -66,9 +66,10 @@ class Hand:
         return cls(t.cards, t.reversed, t.lead, t.others, t.forbidden_last)
 
 
-def _rank_counts(cards: int) -> list[int]:
-    """How many cards of each rank (13: jokers) ``cards`` holds."""
-    return [(cards >> 4 * r & 0xF).bit_count() for r in range(13)] + [(cards & JOKERS_MASK).bit_count()]
+@lru_cache(maxsize=1 << 12)
+def _rank_counts(cards: int) -> tuple[int, ...]:
+    """How many cards of each rank (13: jokers) ``cards`` holds (a hand is scored on many turns: cached)."""
+    return tuple([(cards >> 4 * r & 0xF).bit_count() for r in range(13)] + [(cards & JOKERS_MASK).bit_count()])
 
 
 @lru_cache(maxsize=1 << 14)

@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from referee import annotate, forbidden_last, legal_moves, state_to_json
-from referee.annotate import Note, play_note
+from referee.annotate import Note, play_notes
 from referee.cards import parse_many
 from referee.legal import options
 from referee.serialize import SeatView
@@ -39,7 +39,7 @@ def ask(bot, st, seat: int, rng, history=None, legal: list[dict] | None = None, 
 
 class Turn(NamedTuple):
     """A seat's turn to play or pass as the mc playouts observe it: the facts of its seat view that scoring a play
-    reads, and its legal moves as engine ``Move`` objects (``options``) with their annotations (``play_note``;
+    reads, and its legal moves as engine ``Move`` objects (``options``) with their annotations (``play_notes``;
     None for a pass), in ``legal_moves`` order. Nothing here is hidden from the seat."""
     cards: int                   # the seat's hand (bitmask)
     reversed: bool               # the view's order is "reversed"
@@ -54,7 +54,7 @@ def turn(st, seat: int, last: bool = True, moves: list | None = None) -> Turn:
     """``seat``'s turn to play or pass (no decision pending): what ``observe`` shows, without building JSON;
     ``moves`` is ``options(st, seat)`` when the caller has it already."""
     moves = options(st, seat) if moves is None else moves
-    notes = [None if m.action == "pass" else play_note(st, m) for m in moves]
+    notes = play_notes(st, seat, moves)
     others = [p.left for p in st.players if p.seat != seat and p.place is None]
     return Turn(st.players[seat].hand, st.reversed, st.field is None, others,
                 parse_many(forbidden_last(st, seat)) if last else 0, moves, notes)
