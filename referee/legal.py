@@ -23,7 +23,7 @@ from .decisions import _allowed, strongest_split, window
 from .engine import close_window
 from .moves import Move
 from .memo import remember
-from .play import joins_field, judge_play, judged_key
+from .play import joins_field, judge_play, judged_key, redeclared
 from .rules import ALIASES, DECLARABLE, SEQUENCES
 from .rules.base import PlayContext, Rejection
 from .shapes import beats, loose, readings
@@ -128,11 +128,18 @@ def _listed(st, seat, mask, attached) -> tuple:
                 if module.declines(reading, params):
                     variants.append(((), (module.ID,)))
         jokers = tuple(sorted(reading.jokers))
+        probe = None
         for i, (declare, decline) in enumerate(variants):
             move = Move(seat, "play", mask, jokers, _names(declare), _names(decline))
-            # declaring everything only probes what fires (the move listed declares that): hardly anyone proposes
-            # it, so its judgement is not memoised (it was half of gekifugo's judgement memo)
-            plan = judge_play(st, move, with_effects=rules.declarations, keep=not (rules.declarations and i == 0))
+            if probe is not None and probe.alone and decline == variants[0][1]:
+                plan = redeclared(st, move, probe)
+            else:
+                # declaring everything only probes what fires (the move listed declares that): hardly anyone
+                # proposes it, so its judgement is not memoised (it was half of gekifugo's judgement memo)
+                plan = judge_play(st, move, with_effects=rules.declarations,
+                                  keep=not (rules.declarations and i == 0))
+            if rules.declarations and i == 0 and not isinstance(plan, Rejection):
+                probe = plan
             if isinstance(plan, Rejection) or (plan.ctx.reading.shape != reading.shape
                                                and not joins_field(plan.ctx.special)):
                 continue

@@ -22,6 +22,7 @@ class Plan(NamedTuple):  # built per judged play: a named tuple builds fast (see
     field_reading: Reading        # what the field becomes (the combined cards for an attach revolution)
     effects: tuple
     void: tuple
+    alone: bool = False           # judged just now: one reading, no special play (declarations chose nothing)
 
 
 def joins_field(special) -> bool:
@@ -251,7 +252,18 @@ def _judge(state, move, with_effects):
     else:
         option = best[0] if len(best) == 1 else max(best, key=rank)
         effects, void = _effects(option[0]) if with_effects else ((), ())
-    return Plan(option[0], option[1], effects, void)
+    return Plan(option[0], option[1], effects, void, len(cands) == 1 and option[0].special is None)
+
+
+def redeclared(state, move, plan: Plan) -> Plan:
+    """The judgement of ``move``, the cards of ``plan`` (a Plan judged just now: ``alone``) with other declarations
+    and no other change: declarations decide only which effects it keeps (no rule hook reads them; only the
+    choice between readings and special plays does), so the effects are picked again and the rest stands."""
+    ctx = plan.ctx._replace(declared=move.declare)
+    effects, void = _effects(ctx)
+    key = (judged_key(state, move.seat), move.cards, move.as_map, move.declare, move.decline, True)
+    remember(state.rules.memo, key, (ctx.reading, None, plan.field_reading, effects, void))
+    return Plan(ctx, plan.field_reading, effects, void)
 
 
 def not_held(state, seat, missing) -> Rejection:
