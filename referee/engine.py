@@ -64,13 +64,19 @@ def _play(st, plan: Plan, log):
     if field is not None and not joins_field(ctx.special):
         beneath |= field.reading.mask
     went_out = ((ctx.seat, flow.forbidden_reason(ctx, plan.effects)),) if ctx.left_after == 0 else ()
-    # the effects fold on the state the play was judged at: folds read only the order and who is still playing
-    changes = written(st, resolve(st, ctx, plan.effects), went_out)
-    st = replace(st, players=st.players_without(ctx.seat, ctx.reading.mask), field=Field(plan.field_reading, ctx.seat),
-                 beneath=beneath, trick_plays=st.trick_plays + 1, first_play=False, turn=None, idle=0, **changes)
     if log is not UNLOGGED:
         log.append({"kind": "play", "seat": ctx.seat, "cards": codes(ctx.reading.mask),
                     "shape": plan.field_reading.shape, "as": ctx.reading.as_map()})
+    players = st.players_without(ctx.seat, ctx.reading.mask)
+    if not plan.effects and not went_out:
+        # nothing to fold, decide or finish: the turn moves on at once, written with the play (who may take it
+        # does not change with the play)
+        return replace(st, players=players, field=Field(plan.field_reading, ctx.seat), beneath=beneath,
+                       trick_plays=st.trick_plays + 1, first_play=False, turn=flow.next_in_turn(st, ctx.seat), idle=0)
+    # the effects fold on the state the play was judged at: folds read only the order and who is still playing
+    changes = written(st, resolve(st, ctx, plan.effects), went_out)
+    st = replace(st, players=players, field=Field(plan.field_reading, ctx.seat), beneath=beneath,
+                 trick_plays=st.trick_plays + 1, first_play=False, turn=None, idle=0, **changes)
     if changes["after"] is None:
         return flow.advance_after_play(st, ctx.seat, 0, log)
     return _proceed(st, log)

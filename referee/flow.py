@@ -46,12 +46,26 @@ def in_turn(st, seat) -> bool:
     return st.players[seat].place is None and not st.passed >> seat & 1
 
 
+def next_in_turn(st, player) -> int:
+    """Who takes the turn after ``player``'s play that stays on the field, nobody skipped: the next seat that can
+    (``in_turn``), or ``player`` again when none can."""
+    n = len(st.players)
+    s = player
+    for _ in range(n - 1):
+        s = (s + st.direction) % n
+        if in_turn(st, s):
+            return s
+    return player
+
+
 def advance_after_play(st, player, skip, log):
     """Turn after a play that stays on the field: the next active player, skipping ``skip`` of them.
 
     If the skipping comes back round to the player (コンボ) it gets the turn with its cards still on the
     field; a finished player whose cards are reached again is flushed and the next active player leads.
     """
+    if not skip and st.active(player):
+        return replace(st, turn=next_in_turn(st, player))
     n = len(st.players)
     s = player
     skipped = []
