@@ -182,29 +182,27 @@ def candidates(hand: int, rules, swaps=True, beat: Beat | None = None) -> set[in
                     out.add(js)
         # no sequence of another shape can follow the field (Beat.run)
         shapes = (f.shape,) if f.shape in rules.sequences else ()
-    held = None
+    if not shapes:
+        return out
+    patterns = [suit_pattern(hand, s) for s in range(4)]  # the ranks held in each suit
+    nj = jb.bit_count()
+    jokers = None
     for shape in shapes:
         step = SINGLE_STEP.get(shape)
         if step is not None:
             for s in range(4):
-                pattern = suit_pattern(hand, s)
-                if pattern.bit_count() + jb.bit_count() < 3:
+                pattern = patterns[s]
+                if pattern.bit_count() + nj < 3:
                     continue
                 for k, lo, hi, normals, js in suit_runs(step, pattern, jb, swaps):
                     if (sizes is None or k in sizes) and (beat is None or beat.run(shape, k, lo, hi)):
                         out.add(normals << s | js)
             continue
-        jokers = cards_of(jb)
-        nj = len(jokers)
-        if held is None:
-            held = 0  # the ranks held, as 13 bits
-            for s in range(4):
-                held |= suit_pattern(hand, s)
-        for needed, lengths, rows in CROSS_SUIT_GROUPS[shape]:
+        if jokers is None:
+            jokers = cards_of(jb)
+        for lengths, rows in _feasible(shape, patterns[0] | patterns[1] | patterns[2] | patterns[3], nj):
             if sizes is not None and lengths.isdisjoint(sizes):
                 continue
-            if (needed & ~held).bit_count() > nj:
-                continue  # the first run of every row here needs these ranks
             for runs in rows:
                 for mask, slots in runs:
                     missing = (mask & ~hand).bit_count()
@@ -214,6 +212,14 @@ def candidates(hand: int, rules, swaps=True, beat: Beat | None = None) -> set[in
                     if (sizes is None or k in sizes) and (beat is None or beat.run(shape, k, *_span(slots))):
                         _fill(slots, mask, hand, jokers, missing, out, swaps)
     return out
+
+
+@lru_cache(maxsize=1 << 15)
+def _feasible(shape: str, held: int, nj: int) -> tuple:
+    """The (sizes, rows) of ``shape``'s sequence rows whose first run a hand holding the ranks ``held`` (13 bits)
+    and ``nj`` jokers may fill, in table order."""
+    return tuple((lengths, rows) for needed, lengths, rows in CROSS_SUIT_GROUPS[shape]
+                 if (needed & ~held).bit_count() <= nj)
 
 
 def _span(slots) -> tuple[int, int]:
