@@ -70,7 +70,7 @@ def _play_moves(st, seat):
     rules = st.rules
     p = st.players[seat]
     possible = possible_cards(st, seat)
-    attach = joined_candidates(st, possible)
+    attach = joined_candidates(st, possible) if rules.extra_hooks else NO_SETS
     beat = Beat(st) if st.field is not None else None
     jkey = None if p.unknown else judged_key(st, seat)
     memo = rules.moves_memo
@@ -79,7 +79,7 @@ def _play_moves(st, seat):
         required |= module.required_cards(st, seat, params)
     unknown = p.unknown
     cands = candidates(possible, rules, swaps=not unknown, beat=beat)
-    if beat is not None:
+    if beat is not None and (rules.special_cand_hooks or attach):
         cands |= special_candidates(st, possible) | attach
     get = memo.get
     out: list = []
@@ -105,6 +105,9 @@ def _play_moves(st, seat):
         if listed:
             out.extend(listed)
     return out
+
+
+NO_SETS: frozenset = frozenset()
 
 
 def _listed(st, seat, mask, attached) -> tuple:
@@ -254,8 +257,11 @@ def options(st, seat: int) -> list:
         return legal_moves(st, seat)
     moves = _play_moves(st, seat)
     if st.field is not None or st.rules.lead_may_pass:
-        moves.insert(0, Move(seat, "pass"))
+        moves.insert(0, PASSES[seat] if seat < len(PASSES) else Move(seat, "pass"))
     return moves
+
+
+PASSES = tuple(Move(seat, "pass") for seat in range(8))  # options' passes, shared like its plays
 
 
 def legal_moves(st, seat: int, annotated: bool = False) -> list[dict]:
