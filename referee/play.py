@@ -153,14 +153,16 @@ def judge_play(state, move, with_effects=True, keep=True):
 
     Judgements are memoised per ruleset under ``judged_key``: the hand only decides whether the cards are held
     and how many are left after the play, which are checked or filled in here."""
-    seat = move.seat
-    if not move.cards:
+    seat, cards = move.seat, move.cards
+    if not cards:
         return Rejection("invalid_cards", "a play needs at least one card (to pass, use action pass)")
-    missing = state.unheld(seat, move.cards)
-    if missing:
-        return not_held(state, seat, missing)
+    p = state.players[seat]
+    if cards & ~p.hand:
+        missing = state.unheld(seat, cards)
+        if missing:
+            return not_held(state, seat, missing)
     rs = state.rules
-    key = (judged_key(state, seat), move.cards, move.as_map, move.declare, move.decline, with_effects)
+    key = (judged_key(state, seat), cards, move.as_map, move.declare, move.decline, with_effects)
     memo = rs.memo
     hit = memo.get(key)
     effects_missing = False
@@ -177,9 +179,10 @@ def judge_play(state, move, with_effects=True, keep=True):
     if isinstance(hit, Rejection):
         return hit
     reading, special, field_reading, effects, void = hit
-    ctx = PlayContext(state, seat, reading, state.field.reading if state.field else None,
+    field = state.field
+    ctx = PlayContext(state, seat, reading, None if field is None else field.reading,
                       state.reversed, move.declare, move.decline, special,
-                      state.left(seat) - move.cards.bit_count(), move.as_map)
+                      p.hand.bit_count() + p.unknown - cards.bit_count(), move.as_map)
     if effects_missing:
         effects, void = _effects(ctx)
         remember(memo, key, (reading, special, field_reading, effects, void))
