@@ -83,7 +83,8 @@ def _play(st, plan: Plan, log):
 
 
 def _pass(st, seat, log):
-    log.append({"kind": "pass", "seat": seat})
+    if log is not UNLOGGED:
+        log.append({"kind": "pass", "seat": seat})
     return flow.advance_after_pass(st, seat, log)
 
 
