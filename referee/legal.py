@@ -92,16 +92,15 @@ def _play_moves(st, seat):
         if jkey is None:
             listed = _listed(st, seat, mask, attached)
         else:
-            listed = get((jkey, mask, attached))
+            # a seat's own copy first: only the seat that listed the cards first reads the shared entry each time
+            listed = get((jkey, seat, mask, attached))
             if listed is None:
-                listed = remember(memo, (jkey, mask, attached), _listed(st, seat, mask, attached))
-            elif listed and listed[0].seat != seat:
-                # the judgement never depends on the seat here: another seat's listing differs only in 'seat'
-                mine = get((jkey, seat, mask, attached))
-                if mine is None:
-                    mine = remember(memo, (jkey, seat, mask, attached),
-                                    tuple(move.for_seat(seat) for move in listed))
-                listed = mine
+                listed = get((jkey, mask, attached))
+                if listed is None:
+                    listed = remember(memo, (jkey, mask, attached), _listed(st, seat, mask, attached))
+                elif listed and listed[0].seat != seat:
+                    # the judgement never depends on the seat here: another seat's listing differs only in 'seat'
+                    listed = remember(memo, (jkey, seat, mask, attached), tuple(move.for_seat(seat) for move in listed))
         if listed:
             out.extend(listed)
     return out
