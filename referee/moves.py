@@ -26,19 +26,20 @@ class Move(NamedTuple):  # built for every listed play and proposal: a named tup
         return Move(seat, self.action, self.cards, self.as_map, self.declare, self.decline, self.rank, self.count)
 
     def to_json(self) -> dict:
-        out = {"seat": self.seat, "action": self.action}
-        if self.cards:
-            out["cards"] = codes(self.cards)
-        if self.as_map:
-            out["as"] = {code(j): (code(card(r, s)) if s >= 0 else RANKS[r]) for j, r, s in self.as_map}
-        if self.declare:
-            out["declare"] = sorted(self.declare)
-        if self.decline:
-            out["decline"] = sorted(self.decline)
-        if self.rank is not None:
-            out["rank"] = "JK" if self.rank == 13 else RANKS[self.rank]
-        if self.count is not None:
-            out["count"] = self.count
+        seat, action, cards, as_map, declare, decline, rank, count = self
+        out = {"seat": seat, "action": action}
+        if cards:
+            out["cards"] = codes(cards)
+        if as_map:
+            out["as"] = {code(j): (code(card(r, s)) if s >= 0 else RANKS[r]) for j, r, s in as_map}
+        if declare:
+            out["declare"] = sorted(declare)
+        if decline:
+            out["decline"] = sorted(decline)
+        if rank is not None:
+            out["rank"] = "JK" if rank == 13 else RANKS[rank]
+        if count is not None:
+            out["count"] = count
         return out
 
 
