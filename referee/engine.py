@@ -147,9 +147,8 @@ def _change(st, move, log):
     if not 0 <= mv.seat < len(st.players):
         raise InputError("bad_move", f"seat must be 0 to {len(st.players) - 1}, not {mv.seat}")
     plan = None
-    if st.pending:
-        if leads_through_window(st, mv):
-            st = close_window(st, log)
+    if st.pending and leads_through_window(st, mv):
+        st = close_window(st, log)
     if not st.pending and (mv.seat != st.turn or st.phase == "deal_over"):
         return mv, _turn_rejection(st, mv), st, st, [], None
     if st.pending:

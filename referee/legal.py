@@ -133,7 +133,7 @@ def _listed(st, seat, mask, attached) -> tuple:
         probe = None
         for i, (declare, decline) in enumerate(variants):
             move = Move(seat, "play", mask, jokers, _names(declare), _names(decline))
-            if probe is not None and probe.alone and decline == variants[0][1]:
+            if probe is not None and probe.alone:
                 plan = redeclared(st, move, probe)
             else:
                 # declaring everything only probes what fires (the move listed declares that): hardly anyone
