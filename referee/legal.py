@@ -138,8 +138,7 @@ def _listed(st, seat, mask, attached) -> tuple:
             else:
                 # declaring everything only probes what fires (the move listed declares that): hardly anyone
                 # proposes it, so its judgement is not memoised (it was half of gekifugo's judgement memo)
-                plan = judge_play(st, move, with_effects=rules.declarations,
-                                  keep=not (rules.declarations and i == 0))
+                plan = judge_play(st, move, with_effects=rules.declarations, probe=rules.declarations and i == 0)
             if rules.declarations and i == 0 and not isinstance(plan, Rejection):
                 probe = plan
             if isinstance(plan, Rejection) or (plan.ctx.reading.shape != reading.shape

@@ -56,7 +56,7 @@ def _raw_effects(ctx) -> tuple:
     return raw
 
 
-def _effects(ctx):
+def _effects(ctx, voids=True):
     rs = ctx.state.rules
     kept = []
     for module, effects in _raw_effects(ctx):
@@ -66,7 +66,7 @@ def _effects(ctx):
         kept.extend(effects)
     fired = {e.rule for e in kept}
     void = ()
-    if rs.declarations:
+    if rs.declarations and voids:
         # A shape declaration is void when the play is not that shape (RULES.md §6); for an attach
         # revolution the declared shape may be the combined one, so it is not judged there.
         void = tuple(sorted(d for d in ctx.declared if (
@@ -146,10 +146,11 @@ def judged_key(state, seat: int) -> int:
 _last_key: tuple = (None, None, None)
 
 
-def judge_play(state, move, with_effects=True, keep=True):
+def judge_play(state, move, with_effects=True, probe=False):
     """A Plan for a legal play, or a Rejection. Without ``with_effects`` (only legality wanted) the plan's
-    effects are left empty unless declarations decide the reading. Without ``keep``, a judgement not memoised yet
-    is not memoised either (one nobody will ask for again).
+    effects are left empty unless declarations decide the reading. A ``probe`` asks only which effects fire
+    (legal_moves declaring everything): a judgement not memoised yet is not memoised (nobody asks for it again),
+    and its void declarations are left out unless they choose between readings.
 
     Judgements are memoised per ruleset under ``judged_key``: the hand only decides whether the cards are held
     and how many are left after the play, which are checked or filled in here."""
@@ -170,8 +171,8 @@ def judge_play(state, move, with_effects=True, keep=True):
         # legal_moves judged this play for legality only: its reading stands, only the effects are missing
         hit = memo.get(key[:-1] + (False,)) if with_effects else None
         if hit is None:
-            plan = _judge(state, move, with_effects)
-            if keep:
+            plan = _judge(state, move, with_effects, probe)
+            if not probe:
                 remember(memo, key, plan if isinstance(plan, Rejection) else (
                     plan.ctx.reading, plan.ctx.special, plan.field_reading, plan.effects, plan.void))
             return plan
@@ -189,7 +190,7 @@ def judge_play(state, move, with_effects=True, keep=True):
     return Plan(ctx, field_reading, effects, void)
 
 
-def _judge(state, move, with_effects):
+def _judge(state, move, with_effects, probe=False):
     rs = state.rules
     seat = move.seat
     unknown = move.declare - DECLARATIONS if move.declare else None
@@ -254,7 +255,7 @@ def _judge(state, move, with_effects):
         option, (effects, void) = max(scored, key=lambda oe: (-len(oe[1][1]), rank(oe[0])))
     else:
         option = best[0] if len(best) == 1 else max(best, key=rank)
-        effects, void = _effects(option[0]) if with_effects else ((), ())
+        effects, void = _effects(option[0], not probe) if with_effects else ((), ())
     return Plan(option[0], option[1], effects, void, len(cands) == 1 and option[0].special is None)
 
 
