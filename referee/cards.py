@@ -78,18 +78,32 @@ def parse_many(texts) -> int:
     return mask
 
 
+# _BYTE_CARDS[k][b]: the cards of the bits b of a mask's byte k (cards 8k to 8k+7)
+_BYTE_CARDS = [[tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256)] for k in range(7)]
+
+
 def cards_of(mask: int) -> list[int]:
-    out = []
+    """The cards of ``mask``, lowest first (a byte at a time: a hand or a deck is a few table look-ups)."""
+    out: list[int] = []
+    if not mask:
+        return out
+    k = ((mask & -mask).bit_length() - 1) >> 3
+    mask >>= 8 * k
     while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+        b = mask & 0xFF
+        if b:
+            out += _BYTE_CARDS[k][b]
+        mask >>= 8
+        k += 1
     return out
+
+
+CODES = tuple(code(c) for c in range(54))  # CODES[card]: its code
 
 
 @lru_cache(maxsize=1 << 16)
 def _codes(mask: int) -> tuple:
-    return tuple(code(c) for c in cards_of(mask))
+    return tuple(map(CODES.__getitem__, cards_of(mask)))
 
 
 def codes(mask: int) -> list[str]:

@@ -19,10 +19,11 @@ def shuffle_deal(jokers: int, n: int, dealer: int, seed) -> list[int]:
     """
     cards = cards_of(deck(jokers))
     random.Random(f"daifugo:{secrets.token_hex(32) if seed is None else seed}").shuffle(cards)
-    hands = [0] * n
-    for i, c in enumerate(cards):
-        hands[(dealer + 1 + i) % n] |= 1 << c
-    return hands
+    # the i-th card goes to seat (dealer + 1 + i) % n: seat s gets every n-th card from its first one
+    return [sum(map(BIT.__getitem__, cards[(s - dealer - 1) % n::n])) for s in range(n)]
+
+
+BIT = tuple(1 << c for c in range(54))
 
 
 def explicit_hands(hands, n: int, jokers: int) -> list[int]:

@@ -7,7 +7,7 @@ from .cards import codes
 from .effects import Unlock
 from .errors import InputError
 from .moves import Move, parse_move
-from .play import Plan, joins_field, judge_play
+from .play import Plan, joins_field, judge_play, same_key
 from .rules.base import Rejection
 from .resolution import resolve, written
 from .state import Field, replace
@@ -85,7 +85,7 @@ def _play(st, plan: Plan, log):
 def _pass(st, seat, log):
     if log is not UNLOGGED:
         log.append({"kind": "pass", "seat": seat})
-    return flow.advance_after_pass(st, seat, log)
+    return same_key(st, flow.advance_after_pass(st, seat, log))
 
 
 def _rejection(rej: Rejection) -> Verdict:

@@ -67,17 +67,29 @@ def _cannot_beat(st, seat, reading, field) -> bool:
 def _play_moves(st, seat):
     """Every legal play of ``seat`` as a Move. Outside table mode (unknown cards), what a
     candidate set yields depends only on the judged part of the state (play.judged_key), so it is memoised."""
+    global _beat
     rules = st.rules
     p = st.players[seat]
-    possible = possible_cards(st, seat)
-    attach = joined_candidates(st, possible) if rules.extra_hooks else NO_SETS
-    beat = Beat(st) if st.field is not None else None
-    jkey = None if p.unknown else judged_key(st, seat)
+    unknown = p.unknown
+    possible = possible_cards(st, seat) if unknown else p.hand
+    jkey = None if unknown else judged_key(st, seat)
+    if st.field is None:
+        beat, attach = None, NO_SETS
+    else:
+        attach = joined_candidates(st, possible) if rules.extra_hooks else NO_SETS
+        # Beat reads only judged parts of the state (the field, the order) and the rules: the seats after a play
+        # ask under one key
+        if jkey is not None and _beat[0] is rules and _beat[1] == jkey:
+            beat = _beat[2]
+        else:
+            beat = Beat(st)
+            if jkey is not None:
+                _beat = (rules, jkey, beat)
     memo = rules.moves_memo
     required = 0
-    for module, params in rules.required_hooks:
-        required |= module.required_cards(st, seat, params)
-    unknown = p.unknown
+    if st.first_play:  # the required cards are read only then (as judged_key reads them)
+        for module, params in rules.required_hooks:
+            required |= module.required_cards(st, seat, params)
     cands = candidates(possible, rules, swaps=not unknown, beat=beat)
     if beat is not None and (rules.special_cand_hooks or attach):
         cands |= special_candidates(st, possible) | attach
@@ -107,6 +119,7 @@ def _play_moves(st, seat):
 
 
 NO_SETS: frozenset = frozenset()
+_beat: tuple = (None, None, None)  # (rules, judged key, Beat) of the last listing on a field
 
 
 def _listed(st, seat, mask, attached) -> tuple:

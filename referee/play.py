@@ -127,12 +127,11 @@ def judged_key(state, seat: int) -> int:
     (``memo.interned``): memo keys hash it at once, and hold no copy of the parts per state."""
     global _last_key
     last = _last_key
-    if last[0] is state and last[1] == seat:
+    if last[0] is state and (last[1] == seat or not state.first_play):
         return last[2]  # listing the moves and applying one both ask (states are immutable)
     f = state.field
     r = None if f is None else f.reading
-    key: tuple = (None if r is None else (r.shape, r.mask, r.jokers), state.revolution, state.jack_back, state.lock_kind,
-           state.lock_suits, state.rank_lock, state.trick_plays == 1, state.revolution_min)
+    key: tuple = (None if r is None else (r.shape, r.mask, r.jokers), state.trick_plays == 1) + _key_fields(state)
     if state.first_play:
         required = 0
         for module, params in state.rules.required_hooks:
@@ -144,6 +143,22 @@ def judged_key(state, seat: int) -> int:
 
 
 _last_key: tuple = (None, None, None)
+
+
+def _key_fields(s) -> tuple:
+    """The State fields of the judged key (the field and the trick's second play aside)."""
+    return s.revolution, s.jack_back, s.lock_kind, s.lock_suits, s.rank_lock, s.revolution_min
+
+
+def same_key(old, new):
+    """``new``, known to have ``old``'s judged key when none of the key's parts changed (a pass that does not
+    flush): the key is not built and hashed again for it."""
+    global _last_key
+    last = _last_key
+    if (last[0] is old and new.field is old.field and not new.first_play and new.rules is old.rules
+            and (new.trick_plays == 1) == (old.trick_plays == 1) and _key_fields(new) == _key_fields(old)):
+        _last_key = (new, last[1], last[2])
+    return new
 
 
 def judge_play(state, move, with_effects=True, probe=False):
