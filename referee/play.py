@@ -51,9 +51,32 @@ def _raw_effects(ctx) -> tuple:
     key = (ctx.seat, ctx.reading, ctx.special, ctx.declined)
     raw = memo.get(key)
     if raw is None:
-        raw = memo[key] = tuple((module, effects) for module, params in ctx.state.rules.play_hooks
-                                if (effects := module.after_play(ctx, params)))
+        raw = memo[key] = _fired(ctx)
     return raw
+
+
+EFFECTS_SIZE = 1 << 15  # entries of a ruleset's effects_memo before it starts again
+
+
+def _fired(ctx) -> tuple:
+    """(module, effects) of every after_play hook that fires, in registry order. The PLAY_ONLY hooks' answers
+    depend on the play, the order and the revolution threshold alone: they are memoised per ruleset under those
+    (the same cards played on many fields), the others' asked each time."""
+    rs = ctx.state.rules
+    memo = rs.effects_memo
+    key = (ctx.reading, ctx.special, ctx.declined, ctx.reversed, ctx.state.revolution_min)
+    shared = memo.get(key)
+    if shared is None:
+        if len(memo) >= EFFECTS_SIZE:
+            memo.clear()
+        shared = memo[key] = {i: effects for i, ((module, params), only) in enumerate(zip(rs.play_hooks, rs.play_only))
+                              if only and (effects := module.after_play(ctx, params))}
+    out = []
+    for i, ((module, params), only) in enumerate(zip(rs.play_hooks, rs.play_only)):
+        effects = shared.get(i) if only else module.after_play(ctx, params)
+        if effects:
+            out.append((module, effects))
+    return tuple(out)
 
 
 def _effects(ctx, voids=True):

@@ -23,7 +23,8 @@ class Ruleset:
                  "legality_hooks", "special_hooks", "play_hooks", "suit_hooks", "finish_hooks", "special_cand_hooks", "required_hooks",
                  "extra_hooks", "decline_hooks", "trust_hooks", "on_finish_hooks", "finishers", "leader_hooks",
                  "queue_hooks", "count_hooks", "tie_breakers", "pass_hooks", "cut_hooks", "suits_matter",
-                 "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key", "memo", "moves_memo")
+                 "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key", "memo", "moves_memo", "play_only",
+                 "effects_memo")
 
     def __init__(self, preset: str, params: dict):
         self.preset = preset
@@ -53,6 +54,7 @@ class Ruleset:
         self.legality_hooks = hooks("legality")
         self.special_hooks = hooks("special_play")
         self.play_hooks = hooks("after_play")
+        self.play_only = tuple(getattr(m, "PLAY_ONLY", False) for m, _ in self.play_hooks)  # by play hook
         self.finish_hooks = hooks("finish_verdict")
         self.special_cand_hooks = hooks("special_candidates")
         self.required_hooks = hooks("required_cards")
@@ -74,6 +76,7 @@ class Ruleset:
         self.tie_breakers = frozenset(m.ID for m, p in hooks("breaks_ties") if m.breaks_ties(p))
         self.memo: dict = {}              # play judgements under these rules (play.judge_play)
         self.moves_memo: dict = {}        # the legal plays a card set yields (legal._play_moves)
+        self.effects_memo: dict = {}      # the PLAY_ONLY after_play answers of a play (play._raw_effects)
         self._key = (preset, tuple(sorted((k, tuple(sorted(v.items()))) for k, v in params.items())))
 
     @staticmethod

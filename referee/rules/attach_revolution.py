@@ -7,6 +7,7 @@ from ..effects import ClearLocks, Revolution
 from ..shapes import matches_as, readings, strength_key
 
 ID = "attach_revolution"
+PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "付け革"
 SUMMARY = ("On a field of 3 cards or fewer, play cards that together with the field form a legal 4-card group or "
            "stairs (exactly 4, no 2-3 link): a revolution, and the 4 cards become the field.")

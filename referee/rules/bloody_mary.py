@@ -3,6 +3,7 @@ from ..effects import BloodyMary
 from .base import Param
 
 ID = "bloody_mary"
+PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "ブラッディ・メアリー"
 SUMMARY = ("Exactly three Qs: every other active player discards its 2 strongest cards (order in force before "
            "the play; the player chooses among equally strong cards).")

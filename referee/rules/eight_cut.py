@@ -3,6 +3,7 @@ from ..effects import Cut
 from .base import Param
 
 ID = "eight_cut"
+PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "8切り"
 SUMMARY = "Any play containing an 8 (stairs through 8 too) flushes the field and its player leads again."
 PARAMS = {"normal_only": Param(False, "only while the order is normal (nanko)")}

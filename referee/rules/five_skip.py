@@ -2,6 +2,7 @@
 from ..effects import Skip
 
 ID = "five_skip"
+PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "5とばし"
 SUMMARY = ("A play with N fives skips the next N active players. If the skipping comes back round to the player "
            "(コンボ), it may play on its own cards or pass, which flushes the field and lets it lead.")

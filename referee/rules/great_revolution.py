@@ -3,6 +3,7 @@ from . import revolution
 from .base import Param
 
 ID = "great_revolution"
+PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "大革命"
 SUMMARY = "A play of 5+ cards is a revolution, and for the rest of the deal a revolution needs 5+ cards."
 PARAMS = {"min": Param(5, "cards needed", lo=4, hi=12)}

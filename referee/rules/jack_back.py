@@ -3,6 +3,7 @@ from ..effects import JackBack
 from .base import Param
 
 ID = "jack_back"
+PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "Jバック"
 SUMMARY = "A play containing a J reverses the order of strength until the field flushes (a second one restores it)."
 PARAMS = {"optional": Param(False, "the player may decline it with decline: ['jack_back'] (nanko)")}

@@ -3,6 +3,7 @@ from ..effects import Reverse
 from .base import Param
 
 ID = "nine_reverse"
+PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "9リバース"
 SUMMARY = "A play containing a 9 flips the direction of play (gekifugo: until the field flushes; nanko: for good)."
 PARAMS = {"scope": Param("deal", "trick: the direction comes back when the field flushes (gekifugo); "

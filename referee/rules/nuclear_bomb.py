@@ -3,6 +3,7 @@ from . import revolution
 from .base import Param
 
 ID = "nuclear_bomb"
+PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "核爆弾"
 SUMMARY = "A play of 6+ cards is a revolution, and for the rest of the deal a revolution needs 6+ cards."
 PARAMS = {"min": Param(6, "cards needed", lo=5, hi=12)}

@@ -2,6 +2,7 @@
 from ..effects import Resurrect
 
 ID = "resurrection"
+PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "死者蘇生"
 SUMMARY = "A play with two or more fours: take one non-joker card of your choice from the discard pile."
 PARAMS: dict = {}

@@ -4,6 +4,7 @@ from ..shapes import PLAIN_SHAPES
 from .base import Param
 
 ID = "revolution"
+PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "革命"
 SUMMARY = "A play of enough cards toggles the order of strength (jokers stay strongest) until another revolution."
 PARAMS = {"min_group": Param(4, "fewest cards for a revolution by a group", lo=2, hi=8),

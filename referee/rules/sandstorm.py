@@ -5,6 +5,7 @@ from ..cards import cards_of, rank_mask
 from ..effects import Cut
 
 ID = "sandstorm"
+PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "砂嵐 (3枚返し)"
 SUMMARY = "Exactly three 3s without jokers can be played on any field; the field flushes and the player leads."
 PARAMS: dict = {}

@@ -2,6 +2,7 @@
 from ..effects import SevenPass
 
 ID = "seven_pass"
+PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "7渡し"
 SUMMARY = "A play with N sevens: give N cards of your choice to the next player (fewer only if you run out)."
 PARAMS: dict = {}

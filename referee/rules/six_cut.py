@@ -2,6 +2,7 @@
 from ..effects import Cut
 
 ID = "six_cut"
+PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "6切り"
 SUMMARY = "In reversed order only (tested before the play's own effects), a play containing a 6 flushes the field."
 PARAMS: dict = {}

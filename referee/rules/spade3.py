@@ -3,6 +3,7 @@ from ..cards import parse
 from ..effects import Cut
 
 ID = "spade3"
+PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "スペ3"
 SUMMARY = "A single ♠3 beats a lone joker (played as a joker); the field flushes and the ♠3's player leads."
 PARAMS: dict = {}

@@ -2,6 +2,7 @@
 from ..effects import TenDiscard
 
 ID = "ten_discard"
+PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "10捨て"
 SUMMARY = "A play with N tens: discard N cards of your choice (fewer only if you run out)."
 PARAMS: dict = {}

@@ -19,12 +19,12 @@ from .test_properties import PROFILE, SWITCHABLE, random_proposal, walk
 @contextmanager
 def fresh_memos(rules):
     """Judge with empty memos, then put the warm ones back."""
-    kept = rules.memo, rules.moves_memo
-    rules.memo, rules.moves_memo = {}, {}
+    kept = rules.memo, rules.moves_memo, rules.effects_memo
+    rules.memo, rules.moves_memo, rules.effects_memo = {}, {}, {}
     try:
         yield
     finally:
-        rules.memo, rules.moves_memo = kept
+        rules.memo, rules.moves_memo, rules.effects_memo = kept
 
 
 def outcome(plan):
