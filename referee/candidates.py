@@ -88,8 +88,8 @@ def _sequence_slots():
 
 
 def _grouped(slots):
-    """The sequence rows grouped by the ranks they need: [(those ranks as 13 bits, sizes, rows)], so that a window
-    whose ranks the hand lacks more often than it has jokers is skipped whole."""
+    """The sequence rows grouped by the ranks they need: [(those ranks as 13 bits, sizes, rows, each row's shortest
+    run's cards)], so that a window whose ranks the hand lacks more often than it has jokers is skipped whole."""
     out = {}
     for shape, rows in slots.items():
         groups = {}
@@ -98,8 +98,8 @@ def _grouped(slots):
             for _, run in row[:1]:
                 ranks = {c // 4 for c in run}
             groups.setdefault(tuple(sorted(ranks)), []).append(row)
-        out[shape] = [(sum(1 << r for r in ranks), frozenset(len(run) for row in rows for _, run in row), rows)
-                      for ranks, rows in groups.items()]
+        out[shape] = [(sum(1 << r for r in ranks), frozenset(len(run) for row in rows for _, run in row), rows,
+                       tuple(row[0][0] for row in rows)) for ranks, rows in groups.items()]
     return out
 
 
@@ -200,10 +200,12 @@ def candidates(hand: int, rules, swaps=True, beat: Beat | None = None) -> set[in
             continue
         if jokers is None:
             jokers = cards_of(jb)
-        for lengths, rows in _feasible(shape, patterns[0] | patterns[1] | patterns[2] | patterns[3], nj):
+        nothand = ~hand
+        for lengths, rows, firsts in _feasible(shape, patterns[0] | patterns[1] | patterns[2] | patterns[3], nj):
             if sizes is not None and lengths.isdisjoint(sizes):
                 continue
-            for runs in rows:
+            # most rows miss too many of their shortest run's cards: dropped in one comprehension
+            for runs in [row for row, first in zip(rows, firsts) if (first & nothand).bit_count() <= nj]:
                 for mask, slots in runs:
                     missing = (mask & ~hand).bit_count()
                     if missing > nj:
@@ -216,9 +218,9 @@ def candidates(hand: int, rules, swaps=True, beat: Beat | None = None) -> set[in
 
 @lru_cache(maxsize=1 << 15)
 def _feasible(shape: str, held: int, nj: int) -> tuple:
-    """The (sizes, rows) of ``shape``'s sequence rows whose first run a hand holding the ranks ``held`` (13 bits)
-    and ``nj`` jokers may fill, in table order."""
-    return tuple((lengths, rows) for needed, lengths, rows in CROSS_SUIT_GROUPS[shape]
+    """The (sizes, rows, each row's shortest run's cards) of ``shape``'s sequence rows whose first run a hand
+    holding the ranks ``held`` (13 bits) and ``nj`` jokers may fill, in table order."""
+    return tuple((lengths, rows, firsts) for needed, lengths, rows, firsts in CROSS_SUIT_GROUPS[shape]
                  if (needed & ~held).bit_count() <= nj)
 
 

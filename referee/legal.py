@@ -13,6 +13,7 @@ makes one.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from itertools import combinations
 
 from .annotate import annotate, nothing, play_annotation
@@ -44,16 +45,20 @@ def _names(names) -> frozenset:
 
 
 def _outcome_readings(mask, rules):
+    return _distinct_readings(mask, rules.shapes, rules.min_stairs, rules.suits_matter)
+
+
+@lru_cache(maxsize=1 << 15)
+def _distinct_readings(mask, shapes, min_stairs, suits_matter) -> tuple:
     """One reading per distinct outcome: suits of stand-ins matter only when suit locks are on."""
-    suits_matter = rules.suits_matter
     seen, out = set(), []
-    for r in readings(mask, rules.shapes, rules.min_stairs):
+    for r in readings(mask, shapes, min_stairs):
         key = (r.shape, r.lo, r.hi, r.suits if suits_matter else 0, r.eff if suits_matter else
                tuple(sorted(x for x, _ in r.eff)))
         if key not in seen:
             seen.add(key)
             out.append(r)
-    return out
+    return tuple(out)
 
 
 def _cannot_beat(st, seat, reading, field) -> bool:
@@ -128,7 +133,7 @@ def _listed(st, seat, mask, attached) -> tuple:
     field = st.field.reading if st.field else None
     out, seen = [], set()
     # attached cards are also listed without 'as': the combined field decides their reading (§10.6)
-    for reading in _outcome_readings(mask, rules) + ([loose(mask)] if attached else []):
+    for reading in _outcome_readings(mask, rules) + ((loose(mask),) if attached else ()):
         if field is not None and not attached and _cannot_beat(st, seat, reading, field):
             continue
         as_map = reading.as_map()

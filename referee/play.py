@@ -69,14 +69,17 @@ def _fired(ctx) -> tuple:
     if shared is None:
         if len(memo) >= EFFECTS_SIZE:
             memo.clear()
-        shared = memo[key] = {i: effects for i, ((module, params), only) in enumerate(zip(rs.play_hooks, rs.play_only))
-                              if only and (effects := module.after_play(ctx, params))}
-    out = []
-    for i, ((module, params), only) in enumerate(zip(rs.play_hooks, rs.play_only)):
-        effects = shared.get(i) if only else module.after_play(ctx, params)
-        if effects:
-            out.append((module, effects))
-    return tuple(out)
+        fired = tuple((i, module, effects) for i, module, params in rs.play_only
+                      if (effects := module.after_play(ctx, params)))
+        shared = memo[key] = (tuple((module, effects) for _, module, effects in fired), fired)
+    live = [(i, module, effects) for i, module, params in rs.play_live if (effects := module.after_play(ctx, params))]
+    if not live:
+        return shared[0]
+    return tuple((module, effects) for _, module, effects in sorted(shared[1] + tuple(live), key=_first))
+
+
+def _first(item):
+    return item[0]
 
 
 def _effects(ctx, voids=True):

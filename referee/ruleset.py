@@ -24,7 +24,7 @@ class Ruleset:
                  "extra_hooks", "decline_hooks", "trust_hooks", "on_finish_hooks", "finishers", "leader_hooks",
                  "queue_hooks", "count_hooks", "tie_breakers", "pass_hooks", "cut_hooks", "suits_matter",
                  "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key", "memo", "moves_memo", "play_only",
-                 "effects_memo")
+                 "play_live", "effects_memo")
 
     def __init__(self, preset: str, params: dict):
         self.preset = preset
@@ -54,7 +54,10 @@ class Ruleset:
         self.legality_hooks = hooks("legality")
         self.special_hooks = hooks("special_play")
         self.play_hooks = hooks("after_play")
-        self.play_only = tuple(getattr(m, "PLAY_ONLY", False) for m, _ in self.play_hooks)  # by play hook
+        # (registry index, module, params) of the play hooks whose answers are memoised across states, and of the rest
+        indexed = [(i, m, p) for i, (m, p) in enumerate(self.play_hooks)]
+        self.play_only = tuple(h for h in indexed if getattr(h[1], "PLAY_ONLY", False))
+        self.play_live = tuple(h for h in indexed if not getattr(h[1], "PLAY_ONLY", False))
         self.finish_hooks = hooks("finish_verdict")
         self.special_cand_hooks = hooks("special_candidates")
         self.required_hooks = hooks("required_cards")
