@@ -22,8 +22,10 @@ def is_sandstorm(reading) -> bool:
 
 def special_candidates(field, possible: int, params) -> set[int]:
     """The card sets this special play may admit on ``field`` whether or not they beat it: three held 3s."""
-    threes = cards_of(possible & rank_mask(THREE))
-    return {sum(1 << c for c in combo) for combo in combinations(threes, 3)}
+    threes = possible & rank_mask(THREE)
+    if threes.bit_count() < 3:
+        return set()  # most hands: asked on every field
+    return {sum(1 << c for c in combo) for combo in combinations(cards_of(threes), 3)}
 
 
 def special_play(ctx, params):
