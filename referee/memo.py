@@ -13,27 +13,35 @@ _live: OrderedDict = OrderedDict()  # id(memo) -> memo, in the order they starte
 _live_lock = threading.Lock()
 
 
-def remember(memo: dict, key, value):
+def remember(memo: dict, key, value, size: int | None = None, live: OrderedDict | None = None):
     """``memo[key] = value``. A full memo forgets its oldest quarter at once (dicts keep insertion order; finding
     and deleting the oldest entry one at a time would walk the deleted slots before it on every insert). A memo
     that starts filling while LIVE_MEMOS others hold entries empties the one that started longest ago, so that
     games under many different rulesets cannot fill a process's memory (every custom ruleset has memos)."""
+    if size is None:
+        size = MEMO_SIZE
     if not memo:
-        _started(memo)
-    elif len(memo) >= MEMO_SIZE:
-        for old in list(islice(memo, MEMO_SIZE // 4)):
+        _started(memo, _live if live is None else live)
+    elif len(memo) >= size:
+        for old in list(islice(memo, size // 4)):
             memo.pop(old, None)  # another thread may have taken it
     memo[key] = value
     return value
 
 
-def _started(memo: dict) -> None:
+def _started(memo: dict, live: OrderedDict) -> None:
     with _live_lock:
-        _live[id(memo)] = memo  # held here, so its id cannot be reused while it is listed
-        _live.move_to_end(id(memo))
-        while len(_live) > LIVE_MEMOS:
-            _, oldest = _live.popitem(last=False)
+        live[id(memo)] = memo  # held here, so its id cannot be reused while it is listed
+        live.move_to_end(id(memo))
+        while len(live) > LIVE_MEMOS:
+            _, oldest = live.popitem(last=False)
             oldest.clear()
+
+
+# The small memos of after_play answers (play._fired, one per ruleset): bounded apart from the big ones, at most
+# EFFECTS_SIZE entries each (~7 MB) and LIVE_MEMOS of them holding entries at once.
+EFFECTS_SIZE = 1 << 14
+live_effect_memos: OrderedDict = OrderedDict()
 
 
 _numbers: dict = {}

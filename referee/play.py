@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .cards import codes
-from .memo import interned, remember
+from .memo import EFFECTS_SIZE, interned, live_effect_memos, remember
 from .effects import Lock, Unlock, ordered
 from .rules import ALIASES, DECLARABLE, RULES, SEQUENCES, SHAPE_NAMES, SHAPE_PRIORITY
 from .rules.base import PlayContext, Rejection
@@ -55,9 +55,6 @@ def _raw_effects(ctx) -> tuple:
     return raw
 
 
-EFFECTS_SIZE = 1 << 15  # entries of a ruleset's effects_memo before it starts again
-
-
 def _fired(ctx) -> tuple:
     """(module, effects) of every after_play hook that fires, in registry order. The PLAY_ONLY hooks' answers
     depend on the play, the order and the revolution threshold alone: they are memoised per ruleset under those
@@ -67,11 +64,10 @@ def _fired(ctx) -> tuple:
     key = (ctx.reading, ctx.special, ctx.declined, ctx.reversed, ctx.state.revolution_min)
     shared = memo.get(key)
     if shared is None:
-        if len(memo) >= EFFECTS_SIZE:
-            memo.clear()
         fired = tuple((i, module, effects) for i, module, params in rs.play_only
                       if (effects := module.after_play(ctx, params)))
-        shared = memo[key] = (tuple((module, effects) for _, module, effects in fired), fired)
+        shared = remember(memo, key, (tuple((module, effects) for _, module, effects in fired), fired),
+                          EFFECTS_SIZE, live_effect_memos)
     live = [(i, module, effects) for i, module, params in rs.play_live if (effects := module.after_play(ctx, params))]
     if not live:
         return shared[0]

@@ -42,3 +42,16 @@ def test_a_ruleset_judges_the_same_after_its_memos_were_emptied():
         remember({}, "key", 0)  # other memos start filling: this ruleset's are emptied
     assert not st.rules.memo and not st.rules.moves_memo
     assert legal_moves(st, seat, annotated=True) == before
+
+
+def test_effect_memos_are_bounded_apart_from_the_big_ones():
+    from referee.memo import EFFECTS_SIZE, live_effect_memos
+    big = {}
+    remember(big, "key", 0)
+    small = [{} for _ in range(LIVE_MEMOS + 2)]
+    for m in small:
+        for k in range(EFFECTS_SIZE + 1):
+            remember(m, k, k, EFFECTS_SIZE, live_effect_memos)
+    assert big == {"key": 0}  # effect memos starting to fill empty only their own kind
+    assert sum(1 for m in small if m) == LIVE_MEMOS and not small[0] and not small[1]
+    assert all(len(m) <= EFFECTS_SIZE for m in small)
