@@ -42,7 +42,8 @@ def code(c: int) -> str:
     return SUITS[c & 3] + RANKS[c >> 2]
 
 
-_CODES = {code(c): c for c in range(54)}
+CODES = tuple(code(c) for c in range(54))  # CODES[card]: its code
+_CODES = {text: c for c, text in enumerate(CODES)}
 
 
 def parse(text) -> int:
@@ -96,9 +97,6 @@ def cards_of(mask: int) -> list[int]:
         mask >>= 8
         k += 1
     return out
-
-
-CODES = tuple(code(c) for c in range(54))  # CODES[card]: its code
 
 
 @lru_cache(maxsize=1 << 16)

@@ -44,12 +44,8 @@ def _names(names) -> frozenset:
     return out
 
 
-def _outcome_readings(mask, rules):
-    return _distinct_readings(mask, rules.shapes, rules.min_stairs, rules.suits_matter)
-
-
 @lru_cache(maxsize=1 << 15)
-def _distinct_readings(mask, shapes, min_stairs, suits_matter) -> tuple:
+def _outcome_readings(mask, shapes, min_stairs, suits_matter) -> tuple:
     """One reading per distinct outcome: suits of stand-ins matter only when suit locks are on."""
     seen, out = set(), []
     for r in readings(mask, shapes, min_stairs):
@@ -76,7 +72,7 @@ def _play_moves(st, seat):
     rules = st.rules
     p = st.players[seat]
     unknown = p.unknown
-    possible = possible_cards(st, seat) if unknown else p.hand
+    possible = possible_cards(st, seat)
     jkey = None if unknown else judged_key(st, seat)
     if st.field is None:
         beat, attach = None, NO_SETS
@@ -133,7 +129,8 @@ def _listed(st, seat, mask, attached) -> tuple:
     field = st.field.reading if st.field else None
     out, seen = [], set()
     # attached cards are also listed without 'as': the combined field decides their reading (§10.6)
-    for reading in _outcome_readings(mask, rules) + ((loose(mask),) if attached else ()):
+    for reading in (_outcome_readings(mask, rules.shapes, rules.min_stairs, rules.suits_matter)
+                    + ((loose(mask),) if attached else ())):
         if field is not None and not attached and _cannot_beat(st, seat, reading, field):
             continue
         as_map = reading.as_map()

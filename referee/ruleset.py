@@ -79,7 +79,7 @@ class Ruleset:
         self.tie_breakers = frozenset(m.ID for m, p in hooks("breaks_ties") if m.breaks_ties(p))
         self.memo: dict = {}              # play judgements under these rules (play.judge_play)
         self.moves_memo: dict = {}        # the legal plays a card set yields (legal._play_moves)
-        self.effects_memo: dict = {}      # the PLAY_ONLY after_play answers of a play (play._raw_effects)
+        self.effects_memo: dict = {}      # the PLAY_ONLY after_play answers of a play (play._fired)
         self._key = (preset, tuple(sorted((k, tuple(sorted(v.items()))) for k, v in params.items())))
 
     @staticmethod
