@@ -49,6 +49,7 @@ def _game_tail(page) -> str:
 
 def play_seat_to_the_end_of_the_deal(page, budget_s=90):
     """Click highlighted legal options (select, then the action button); pass when nothing fits."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout  # imported here: the module loads without it
     deadline = time.monotonic() + budget_s
     my_moves = 0
     checked_highlight = False
@@ -75,8 +76,12 @@ def play_seat_to_the_end_of_the_deal(page, budget_s=90):
         else:
             time.sleep(0.1)
             continue
-        page.wait_for_function(
-            "s => document.body.dataset.seq !== s || document.querySelector('#proposal-result.bad')", arg=seq)
+        try:
+            page.wait_for_function(
+                "s => document.body.dataset.seq !== s || document.querySelector('#proposal-result.bad')", arg=seq,
+                timeout=5000)
+        except PlaywrightTimeout:
+            continue  # the click met a re-render (a live update replaced the options): look again; the deadline holds
         if page.locator("#proposal-result.bad").count():
             pytest.fail(f"a legal option was rejected: {label!r}: {page.inner_text('#proposal-result')}")
         my_moves += 1
