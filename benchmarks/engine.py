@@ -8,7 +8,8 @@
 Random self-play: RLCard steps its ``doudizhu`` environment with a random legal action (what its RandomAgent
 does); ours enumerates ``legal_moves`` of an acting seat and ``apply``-s a random one every ply, every effect
 and event built as the service would ("uecda"), and, as bots and playouts do, takes a random one of
-``options`` and ``advance``-s it, every effect applied but no verdict or event built ("uecda core"). The
+``options`` and ``advance``-s it, every effect applied but no verdict or event built ("uecda core"), and the same
+on a ``core.Game`` changed in place, as the mc playouts play ("uecda in place"). The
 contestants run in interleaved slices (round after round, each contestant one slice of CPU time,
 ``time.process_time``) so that a noisy shared machine slows all alike; the
 table gives each one's rate over all rounds and its ratio to RLCard's (with the spread of the per-round
@@ -28,6 +29,7 @@ import statistics
 import time
 
 from referee import actors, advance, apply, instantiate, judge, legal_moves, new_game, next_deal, replay
+from referee.core import Game
 from referee.legal import options
 from referee.memo import relax_gc
 from referee.presets import DEFAULT_PLAYERS
@@ -73,6 +75,28 @@ class OursCore(Ours):
         seat = self.acting_seat()
         move = self.rng.choice(options(self.st, seat))
         self.st = advance(self.st, instantiate(move, self.rng) if isinstance(move, dict) else move)
+
+
+class OursInPlace(Ours):
+    """The mc playouts' path: ``options`` and a ``core.Game`` changed in place (the plainest moves are written into
+    the game's own State, the rest go through ``advance``)."""
+
+    def __init__(self, preset: str, seed: int = 0):
+        super().__init__(preset, seed)
+        self.name = f"{preset} in place"
+        self.game = Game(self.st)
+
+    def step(self):
+        acting = self.game.actors()
+        if not acting:
+            self.game = Game(self._new())
+            acting = self.game.actors()
+        seat = self.rng.choice(acting)
+        move = self.rng.choice(self.game.options(seat))
+        self.game.advance(instantiate(move, self.rng) if isinstance(move, dict) else move)
+
+
+PATHS = {"full": Ours, "core": OursCore, "in-place": OursInPlace}
 
 
 class RLCardDouDizhu:
@@ -279,13 +303,14 @@ def main(argv=None):
                         "(under valgrind --tool=callgrind: instructions per ply, whatever the machine's load)")
     parser.add_argument("--top", type=int, default=25, help="functions shown by --profile")
     parser.add_argument("--plies", type=int, default=3000, help="plies profiled by --profile")
+    parser.add_argument("--path", choices=sorted(PATHS), default="full", help="what --just-play plays")
     args = parser.parse_args(argv)
     relax_gc()  # as the service, workers and tournaments run the engine
     if args.profile:
         profile(args.profile, args.plies, args.top)
         return
     if args.just_play:
-        game = Ours(args.just_play, 5)
+        game = PATHS[args.path](args.just_play, 5)
         for _ in range(args.plies):
             game.step()
         return
@@ -294,9 +319,10 @@ def main(argv=None):
         return
     rl = rlcard_or_none(0)
     contestants = ([rl] if rl else []) + [Ours(p, i) for i, p in enumerate(PRESETS)] + [
-        OursCore(p, i) for i, p in enumerate(PRESETS)]
+        OursCore(p, i) for i, p in enumerate(PRESETS)] + [OursInPlace(p, i) for i, p in enumerate(PRESETS)]
     print(f"random self-play, {args.rounds} rounds × {args.slice:g} s CPU per contestant, interleaved "
           f"(ours: legal_moves + apply every ply, verdicts and events built; 'core': options + advance; "
+          f"'in place': options + core.Game.advance; "
           f"RLCard: env.step of a random legal action)")
     print_table(interleaved(contestants, args.rounds, args.slice), rl.name if rl else None)
     print()

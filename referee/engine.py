@@ -57,26 +57,40 @@ def close_window(st, log):
     return _proceed(replace(st, pending=()), log)
 
 
-def _play(st, plan: Plan, log):
+def played(st, plan: Plan) -> dict:
+    """What every play writes: its cards leave the hand for the field, whose cards go beneath."""
     ctx = plan.ctx
     field = st.field
     beneath = st.beneath
     if field is not None and not joins_field(ctx.special):
         beneath |= field.reading.mask
-    went_out = ((ctx.seat, flow.forbidden_reason(ctx, plan.effects)),) if ctx.left_after == 0 else ()
+    return {"players": st.players_without(ctx.seat, ctx.reading.mask), "field": Field(plan.field_reading, ctx.seat),
+            "beneath": beneath, "trick_plays": st.trick_plays + 1, "first_play": False, "idle": 0}
+
+
+def quiet_play(st, plan: Plan) -> dict | None:
+    """The changes of a play with nothing to fold, decide or finish: the turn moves on at once, written with the
+    play (who may take it does not change with the play). None for any other play."""
+    if plan.effects or not plan.ctx.left_after:
+        return None
+    changes = played(st, plan)
+    changes["turn"] = flow.next_in_turn(st, plan.ctx.seat)
+    return changes
+
+
+def _play(st, plan: Plan, log):
+    ctx = plan.ctx
     if log is not UNLOGGED:
         log.append({"kind": "play", "seat": ctx.seat, "cards": codes(ctx.reading.mask),
                     "shape": plan.field_reading.shape, "as": ctx.reading.as_map()})
-    players = st.players_without(ctx.seat, ctx.reading.mask)
-    if not plan.effects and not went_out:
-        # nothing to fold, decide or finish: the turn moves on at once, written with the play (who may take it
-        # does not change with the play)
-        return replace(st, players=players, field=Field(plan.field_reading, ctx.seat), beneath=beneath,
-                       trick_plays=st.trick_plays + 1, first_play=False, turn=flow.next_in_turn(st, ctx.seat), idle=0)
+    changes = quiet_play(st, plan)
+    if changes is not None:
+        return replace(st, **changes)
+    went_out = ((ctx.seat, flow.forbidden_reason(ctx, plan.effects)),) if ctx.left_after == 0 else ()
+    changes = played(st, plan)
     # the effects fold on the state the play was judged at: folds read only the order and who is still playing
-    changes = written(st, resolve(st, ctx, plan.effects), went_out)
-    st = replace(st, players=players, field=Field(plan.field_reading, ctx.seat), beneath=beneath,
-                 trick_plays=st.trick_plays + 1, first_play=False, turn=None, idle=0, **changes)
+    changes.update(written(st, resolve(st, ctx, plan.effects), went_out), turn=None)
+    st = replace(st, **changes)
     if changes["after"] is None:
         return flow.advance_after_play(st, ctx.seat, 0, log)
     return _proceed(st, log)

@@ -101,39 +101,42 @@ def advance_after_pass(st, passer, log):
         ended = module.after_pass(st, idle, log, params)
         if ended is not None:
             return ended
-    if st.rules.passes_sit_out:
-        return _after_pass_until_flush(st, passer, st.passed | 1 << passer, log, idle)
+    changes = quiet_pass(st, passer, idle)
+    if changes is not None:
+        return replace(st, **changes)
     if st.field is None:
-        return replace(st, turn=st.next_active(passer), idle=idle)
-    owner = st.field.seat
-    if passer == owner:
-        return lead_after_flush(st, owner, log, {"idle": idle})
-    n = len(st.players)
-    s = passer
-    for _ in range(n):
-        s = (s + st.direction) % n
-        if s == owner:
-            return lead_after_flush(st, owner, log, {"idle": idle})
-        if st.active(s):
-            return replace(st, turn=s, idle=idle)
-    raise AssertionError("no active seat to move to")
+        # pass_until_flush, nobody played since the lead: the same leader leads again (the seat after the last
+        # passer)
+        return lead(st, st.next_active(passer), {"idle": idle})
+    return lead_after_flush(st, st.field.seat, log, {"idle": idle})
 
 
-def _after_pass_until_flush(st, passer, passed, log, idle):
-    """The turn after a pass under pass_until_flush, ``passed`` the seats that have passed since the flush (this
-    pass included): the next active seat that has not passed; once every active seat has, the flush. The turn
-    and ``idle`` are written in one copy."""
+def quiet_pass(st, passer, idle) -> dict | None:
+    """The changes of a pass after which the trick goes on (the turn moves to the next seat that may play, the
+    passer sitting out under pass_until_flush), or None when the pass ends the trick (every seat has passed, or
+    the turn is back at the field's owner). ``idle`` counts this pass; the pass hooks were asked first."""
     players = st.players
     n = len(players)
     s = passer
-    for _ in range(n - 1):
-        s = (s + st.direction) % n
-        if players[s].place is None and not passed >> s & 1:
-            return replace(st, turn=s, passed=passed, idle=idle)
+    if st.rules.passes_sit_out:
+        passed = st.passed | 1 << passer
+        for _ in range(n - 1):
+            s = (s + st.direction) % n
+            if players[s].place is None and not passed >> s & 1:
+                return {"turn": s, "passed": passed, "idle": idle}
+        return None
     if st.field is None:
-        # nobody played since the lead: the same leader leads again (the seat after the last passer)
-        return lead(st, st.next_active(passer), {"idle": idle})
-    return lead_after_flush(st, st.field.seat, log, {"idle": idle})
+        return {"turn": st.next_active(passer), "idle": idle}
+    owner = st.field.seat
+    if passer == owner:
+        return None
+    for _ in range(n):
+        s = (s + st.direction) % n
+        if s == owner:
+            return None
+        if players[s].place is None:
+            return {"turn": s, "idle": idle}
+    raise AssertionError("no active seat to move to")
 
 
 def _free_places(st):

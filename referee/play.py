@@ -183,6 +183,16 @@ def same_key(old, new):
     return new
 
 
+def forget(state, key_holds: bool = False) -> None:
+    """``state`` was changed in place (core.Game): what is remembered of it by identity goes, its judged key too
+    unless ``key_holds`` (none of the key's parts changed, as ``same_key`` knows it of a quiet pass)."""
+    global _last_key, _raw_memo
+    if _raw_memo[0] is state:
+        _raw_memo = (None, {})
+    if not key_holds and _last_key[0] is state:
+        _last_key = (None, None, None)
+
+
 def judge_play(state, move, with_effects=True, probe=False):
     """A Plan for a legal play, or a Rejection. Without ``with_effects`` (only legality wanted) the plan's
     effects are left empty unless declarations decide the reading. A ``probe`` asks only which effects fire

@@ -17,9 +17,8 @@ from __future__ import annotations
 import random
 import time
 
-from referee import actors, advance, apply, legal_moves, state_from_json
-from referee.legal import options
-from referee.verdict import Verdict
+from referee import apply, legal_moves, state_from_json
+from referee.core import Game
 
 from . import greedy
 from .cards import game_deck
@@ -34,14 +33,16 @@ NEAR_THE_END = 6
 def playout(st, seat: int, rng: random.Random, deadline: float | None = None) -> int | None:
     """Play the deal out with the greedy policy for every seat; ``seat``'s final place, or None when the
     ``deadline`` (a time.perf_counter() value) passes first: it is checked at every ply, so a budget is overrun
-    by at most one ply."""
+    by at most one ply. The deal is played in place (``core.Game``): ``st`` is left as it was."""
+    game = Game(st)
     for _ in range(MAX_PLIES):
         if deadline is not None and time.perf_counter() >= deadline:
             return None
-        acting = actors(st)
+        acting = game.actors()
         if not acting:
             break
         s = acting[0]
+        st = game.live
         last = st.left(s) <= NEAR_THE_END
         if st.pending:
             legal = legal_moves(st, s, annotated=True)
@@ -49,14 +50,12 @@ def playout(st, seat: int, rng: random.Random, deadline: float | None = None) ->
             move = legal[0] if single else ask(greedy.choose, st, s, rng, legal=legal, last=last, annotated=True,
                                                     lazy=True)
         else:  # playing or passing: greedy's choice on the engine's own moves, no JSON built
-            moves = options(st, s)
+            moves = game.options(s)
             move = moves[0] if len(moves) == 1 else moves[greedy.best_play(turn(st, s, last, moves))]
-        new = advance(st, move)  # the state only: no verdict or event built
-        if isinstance(new, Verdict):
+        if game.advance(move) is not None:
             break  # not legal after all (cannot happen with a move from legal_moves): the deal is cut short
-        st = new
-    place = st.players[seat].place
-    return place if place is not None else len(st.players)
+    place = game.live.players[seat].place
+    return place if place is not None else len(game.live.players)
 
 
 def known_gifts(history, seat: int) -> dict[int, set[str]]:

@@ -1,0 +1,73 @@
+"""A game changed in place, for self-play and the bots' playouts (docs/engine-core.md §3.1).
+
+``apply`` and ``advance`` never change a State: each move copies it. A playout owns its game and needs no
+history, so ``Game`` holds a private State and writes the plainest moves into it in place: a pass after which
+the trick goes on (``flow.quiet_pass``) and a play with nothing to fold, decide or finish
+(``engine.quiet_play``). Every other move, and every proposal the engine would reject, goes through
+``engine.advance`` as it is, so the rules are the engine's own and nothing is judged twice differently:
+``tests/engine/test_core_game.py`` checks that a game played in place passes through the very states
+``advance`` gives. The state is a State all along, so ``options``, ``actors`` and the observer read it as they
+read any.
+"""
+from __future__ import annotations
+
+from . import engine, flow
+from .legal import options
+from .moves import Move
+from .play import forget, judge_play
+from .rules.base import Rejection
+from .state import State, replace
+from .verdict import Verdict
+
+
+class Game:
+    """A private, mutable game: ``advance`` changes it in place; ``copy`` branches it; ``state()`` is an
+    immutable snapshot for the edges (JSON, the service). ``live`` is the State itself, to be read only and not
+    kept across a move (the next one changes it)."""
+    __slots__ = ("live",)
+
+    def __init__(self, st: State):
+        self.live = replace(st)  # a copy nobody else holds
+
+    def copy(self) -> Game:
+        return Game(self.live)
+
+    def state(self) -> State:
+        return replace(self.live)
+
+    def actors(self) -> list[int]:
+        return engine.actors(self.live)
+
+    def options(self, seat: int) -> list:
+        return options(self.live, seat)
+
+    def advance(self, move) -> Verdict | None:
+        """Make ``move`` (a Move from ``options`` or a move entry); the rejecting Verdict, the game unchanged, when
+        it is not legal, else None."""
+        st = self.live
+        if type(move) is Move and not st.pending and st.phase == "play" and move.seat == st.turn:
+            if move.action == "pass" and (st.field is not None or st.rules.lead_may_pass):
+                idle = st.idle + 1
+                # a pass hook that ends the deal (pass_abort) is left to the engine
+                if not any(m.after_pass(st, idle, engine.UNLOGGED, p) is not None for m, p in st.rules.pass_hooks):
+                    changes = flow.quiet_pass(st, move.seat, idle)
+                    if changes is not None:
+                        self._write(changes, key_holds=True)
+                        return None
+            elif move.action == "play":
+                plan = judge_play(st, move)
+                changes = None if isinstance(plan, Rejection) else engine.quiet_play(st, plan)
+                if changes is not None:
+                    self._write(changes, key_holds=False)
+                    return None
+        new = engine.advance(st, move)
+        if isinstance(new, Verdict):
+            return new
+        self.live = new  # a State this move made: nobody else holds it either
+        return None
+
+    def _write(self, changes: dict, key_holds: bool) -> None:
+        st = self.live
+        forget(st, key_holds)
+        changes["seq"] = st.seq + 1
+        st.__dict__.update(changes)  # State is frozen to everyone else; this one is private

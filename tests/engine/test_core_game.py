@@ -1,0 +1,100 @@
+"""core.Game, a game changed in place, passes through the very states ``advance`` makes, rejects what it
+rejects, and leaves the states it handed out (snapshots, copies, the states it started from) as they were."""
+import random
+
+from hypothesis import given, strategies as hs
+
+from referee import actors, advance, instantiate, new_game, next_deal, state_to_json
+from referee.core import Game
+from referee.legal import options
+from referee.moves import Move
+from referee.presets import PRESETS
+from referee.verdict import Verdict
+
+from .test_properties import PROFILE, SWITCHABLE, random_proposal
+
+
+def same(a, b) -> bool:
+    return a.__dict__ == b.__dict__
+
+
+@PROFILE
+@given(preset=hs.sampled_from(sorted(PRESETS)), seed=hs.integers(0, 10 ** 6), players=hs.integers(2, 6),
+       switches=hs.dictionaries(hs.sampled_from(SWITCHABLE), hs.booleans(), max_size=12))
+def test_a_game_played_in_place_passes_through_the_states_advance_makes(preset, seed, players, switches):
+    st, _ = new_game(preset, switches, [f"p{i}" for i in range(players)], seed)
+    start = state_to_json(st)
+    game = Game(st)
+    rng = random.Random(seed)
+    snapshots = []
+    for ply in range(400):
+        acting = actors(st)
+        assert game.actors() == acting
+        if not acting:
+            if st.deal >= 2:
+                break
+            st, _ = next_deal(st)
+            game = Game(st)
+            continue
+        seat = rng.choice(acting)
+        assert game.options(seat) == options(st, seat)
+        # a proposal the engine may reject: the same verdict, the game unchanged
+        proposal = random_proposal(st, seat, rng)
+        expected = advance(st, proposal)
+        got = game.advance(proposal)
+        if isinstance(expected, Verdict):
+            assert got == expected
+            assert same(game.live, st)
+        else:
+            assert got is None and same(game.live, expected)
+            st = expected
+            continue
+        move = rng.choice(options(st, seat))
+        move = move if isinstance(move, Move) else instantiate(move, rng)
+        st = advance(st, move)
+        assert game.advance(move) is None
+        assert same(game.live, st), (ply, move)
+        if ply % 50 == 0:
+            snapshots.append((game.state(), state_to_json(st)))
+    for snapshot, as_json in snapshots:
+        assert state_to_json(snapshot) == as_json
+    assert state_to_json(new_game(preset, switches, [f"p{i}" for i in range(players)], seed)[0]) == start
+
+
+def test_a_copy_branches_and_the_start_state_is_left_alone():
+    st, _ = new_game("uecda", None, ["a", "b", "c", "d", "e"], 11)
+    before = dict(st.__dict__)
+    game = Game(st)
+    rng = random.Random(3)
+    for _ in range(30):
+        seat = game.actors()[0]
+        game.advance(rng.choice(game.options(seat)))
+    assert st.__dict__ == before
+    branch = game.copy()
+    at_branch = game.state()
+    for _ in range(20):
+        seat = branch.actors()[0]
+        branch.advance(rng.choice(branch.options(seat)))
+    assert branch.live.seq == at_branch.seq + 20
+    assert same(game.live, at_branch)
+
+
+def test_quiet_moves_are_written_in_place():
+    """A pass that keeps the trick going and a play that fires nothing change the game's own State (no copy):
+    the point of the in-place game."""
+    st, _ = new_game("uecda", None, ["a", "b", "c", "d", "e"], 5)
+    game = Game(st)
+    rng = random.Random(5)
+    in_place = {"pass": 0, "play": 0}
+    for _ in range(300):
+        acting = game.actors()
+        if not acting:
+            break
+        before = game.live
+        move = rng.choice(game.options(acting[0]))
+        if isinstance(move, dict):
+            move = instantiate(move, rng)
+        assert game.advance(move) is None
+        if game.live is before:
+            in_place[move.action] += 1
+    assert in_place["pass"] > 20 and in_place["play"] > 20, in_place
