@@ -1,13 +1,12 @@
 """A game changed in place, for self-play and the bots' playouts (docs/engine-core.md §3.1).
 
-``apply`` and ``advance`` never change a State: each move copies it. A playout owns its game and needs no
-history, so ``Game`` holds a private State and writes the plainest moves into it in place: a pass after which
-the trick goes on (``flow.quiet_pass``) and a play with nothing to fold, decide or finish
-(``engine.quiet_play``). Every other move, and every proposal the engine would reject, goes through
-``engine.advance`` as it is, so the rules are the engine's own and nothing is judged twice differently:
-``tests/engine/test_core_game.py`` checks that a game played in place passes through the very states
-``advance`` gives. The state is a State all along, so ``options``, ``actors`` and the observer read it as they
-read any.
+``apply`` and ``advance`` never change a State: each move copies it. A playout owns its game and needs no history,
+so ``Game`` holds a private State and writes the commonest moves into it in place: a pass that ends no deal
+(``flow.pass_changes``) and a legal play (``engine.play_changes``; what it leaves to do, ``engine.proceed`` does on
+a copy). Decisions, a pass that ends the deal, and every proposal the engine would reject go through
+``engine.advance`` as they are, so the rules are the engine's own and nothing is judged twice differently:
+``tests/engine/test_core_game.py`` checks that a game played in place passes through the very states ``advance``
+gives. The state is a State all along, so ``options``, ``actors`` and the observer read it as they read any.
 """
 from __future__ import annotations
 
@@ -50,15 +49,16 @@ class Game:
                 idle = st.idle + 1
                 # a pass hook that ends the deal (pass_abort) is left to the engine
                 if not any(m.after_pass(st, idle, engine.UNLOGGED, p) is not None for m, p in st.rules.pass_hooks):
-                    changes = flow.quiet_pass(st, move.seat, idle)
-                    if changes is not None:
-                        self._write(changes, key_holds=True)
-                        return None
+                    changes = flow.pass_changes(st, move.seat, idle, engine.UNLOGGED)
+                    self._write(changes, key_holds="field" not in changes)  # a pass that flushes changes the key
+                    return None
             elif move.action == "play":
                 plan = judge_play(st, move)
-                changes = None if isinstance(plan, Rejection) else engine.quiet_play(st, plan)
-                if changes is not None:
+                if not isinstance(plan, Rejection):
+                    changes = engine.play_changes(st, plan)
                     self._write(changes, key_holds=False)
+                    if changes["turn"] is None:
+                        self.live = engine.proceed(self.live, engine.UNLOGGED)
                     return None
         new = engine.advance(st, move)
         if isinstance(new, Verdict):

@@ -27,7 +27,8 @@ class _Unlogged(list):
 UNLOGGED = _Unlogged()
 
 
-def _proceed(st, log):
+def proceed(st, log):
+    """What a move left to do (``after``: its decisions, cut, skip, finishes; the end of the deal) is done."""
     return flow.proceed(st, log, decisions.normalize, deals.start_play)
 
 
@@ -54,7 +55,7 @@ def leads_through_window(st, mv) -> bool:
 
 def close_window(st, log):
     """Nobody cut back before the lead: the cut resolves as if every seat had declined."""
-    return _proceed(replace(st, pending=()), log)
+    return proceed(replace(st, pending=()), log)
 
 
 def played(st, plan: Plan) -> dict:
@@ -68,13 +69,22 @@ def played(st, plan: Plan) -> dict:
             "beneath": beneath, "trick_plays": st.trick_plays + 1, "first_play": False, "idle": 0}
 
 
-def quiet_play(st, plan: Plan) -> dict | None:
-    """The changes of a play with nothing to fold, decide or finish: the turn moves on at once, written with the
-    play (who may take it does not change with the play). None for any other play."""
-    if plan.effects or not plan.ctx.left_after:
-        return None
+def play_changes(st, plan: Plan) -> dict:
+    """The changes a legal play writes: its cards, its effects folded and, when it leaves nothing to decide, cut,
+    skip or finish, the next turn (who may take it changes only with the direction); else ``turn`` None and
+    ``after`` says what is left (``proceed``)."""
+    ctx = plan.ctx
     changes = played(st, plan)
-    changes["turn"] = flow.next_in_turn(st, plan.ctx.seat)
+    direction = st.direction
+    went_out = ((ctx.seat, flow.forbidden_reason(ctx, plan.effects)),) if ctx.left_after == 0 else ()
+    if plan.effects or went_out:
+        # the effects fold on the state the play was judged at: folds read only the order and who is still playing
+        changes.update(written(st, resolve(st, ctx, plan.effects), went_out))
+        if changes["after"] is not None:
+            changes["turn"] = None
+            return changes
+        direction = changes["direction"]
+    changes["turn"] = flow.next_in_turn(st, ctx.seat, direction)
     return changes
 
 
@@ -83,17 +93,9 @@ def _play(st, plan: Plan, log):
     if log is not UNLOGGED:
         log.append({"kind": "play", "seat": ctx.seat, "cards": codes(ctx.reading.mask),
                     "shape": plan.field_reading.shape, "as": ctx.reading.as_map()})
-    changes = quiet_play(st, plan)
-    if changes is not None:
-        return replace(st, **changes)
-    went_out = ((ctx.seat, flow.forbidden_reason(ctx, plan.effects)),) if ctx.left_after == 0 else ()
-    changes = played(st, plan)
-    # the effects fold on the state the play was judged at: folds read only the order and who is still playing
-    changes.update(written(st, resolve(st, ctx, plan.effects), went_out), turn=None)
+    changes = play_changes(st, plan)
     st = replace(st, **changes)
-    if changes["after"] is None:
-        return flow.advance_after_play(st, ctx.seat, 0, log)
-    return _proceed(st, log)
+    return st if changes["turn"] is not None else proceed(st, log)
 
 
 def _pass(st, seat, log):
@@ -169,7 +171,7 @@ def _change(st, move, log):
         rej = decisions.judge(st, mv)
         if rej is not None:
             return mv, _rejection(rej), st, st, [], None
-        new = _proceed(decisions.apply(st, mv, log), log)
+        new = proceed(decisions.apply(st, mv, log), log)
     elif mv.action == "play":
         plan = judge_play(st, mv)
         if isinstance(plan, Rejection):
@@ -223,4 +225,4 @@ def judge(st, move) -> Verdict:
 
 
 def next_deal(st, hands=None):
-    return deals.next_deal(st, hands, _proceed)
+    return deals.next_deal(st, hands, proceed)

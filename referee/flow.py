@@ -26,19 +26,29 @@ def flush(st, log):
 def lead(st, seat, changes=None):
     """``seat`` leads on an empty field, or the next active player if it has finished; ``changes`` are written
     with the turn (one copy)."""
+    return replace(st, **leading(st, seat, changes))
+
+
+def leading(st, seat, changes=None) -> dict:
+    """The changes of ``lead``."""
     if not st.active(seat):
         seat = st.next_active(seat)
-    if changes:
-        return replace(st, **{**changes, "turn": seat, "passed": 0})
-    return replace(st, turn=seat, passed=0)
+    out = dict(changes) if changes else {}
+    out["turn"], out["passed"] = seat, 0
+    return out
 
 
 def lead_after_flush(st, seat, log, changes=None):
     """``lead(flush(st, log), seat)`` in one copy (who is active does not change with a flush)."""
+    return replace(st, **leading_after_flush(st, seat, log, changes))
+
+
+def leading_after_flush(st, seat, log, changes=None) -> dict:
+    """The changes of ``lead_after_flush``."""
     more = flushed(st, log) if st.field is not None else {}
     if changes:
         more.update(changes)
-    return lead(st, seat, more)
+    return leading(st, seat, more)
 
 
 def in_turn(st, seat) -> bool:
@@ -46,13 +56,14 @@ def in_turn(st, seat) -> bool:
     return st.players[seat].place is None and not st.passed >> seat & 1
 
 
-def next_in_turn(st, player) -> int:
+def next_in_turn(st, player, direction: int | None = None) -> int:
     """Who takes the turn after ``player``'s play that stays on the field, nobody skipped: the next seat that can
-    (``in_turn``), or ``player`` again when none can."""
+    (``in_turn``), or ``player`` again when none can; ``direction`` is the one the play leaves (st's if None)."""
     n = len(st.players)
+    d = st.direction if direction is None else direction
     s = player
     for _ in range(n - 1):
-        s = (s + st.direction) % n
+        s = (s + d) % n
         if in_turn(st, s):
             return s
     return player
@@ -101,17 +112,22 @@ def advance_after_pass(st, passer, log):
         ended = module.after_pass(st, idle, log, params)
         if ended is not None:
             return ended
-    changes = quiet_pass(st, passer, idle)
+    return replace(st, **pass_changes(st, passer, idle, log))
+
+
+def pass_changes(st, passer, idle, log) -> dict:
+    """The changes of a pass that the pass hooks let stand (``idle`` counts it): the turn moves on, or the trick
+    ends and its owner leads (under pass_until_flush, when nobody played since the lead, the seat after the
+    last passer leads again)."""
+    changes = _quiet_pass(st, passer, idle)
     if changes is not None:
-        return replace(st, **changes)
+        return changes
     if st.field is None:
-        # pass_until_flush, nobody played since the lead: the same leader leads again (the seat after the last
-        # passer)
-        return lead(st, st.next_active(passer), {"idle": idle})
-    return lead_after_flush(st, st.field.seat, log, {"idle": idle})
+        return leading(st, st.next_active(passer), {"idle": idle})
+    return leading_after_flush(st, st.field.seat, log, {"idle": idle})
 
 
-def quiet_pass(st, passer, idle) -> dict | None:
+def _quiet_pass(st, passer, idle) -> dict | None:
     """The changes of a pass after which the trick goes on (the turn moves to the next seat that may play, the
     passer sitting out under pass_until_flush), or None when the pass ends the trick (every seat has passed, or
     the turn is back at the field's owner). ``idle`` counts this pass; the pass hooks were asked first."""
