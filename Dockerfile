@@ -9,13 +9,17 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PROMETHEUS_MULTIPROC_DIR=/tmp/referee-metrics
 
 WORKDIR /app
-COPY pyproject.toml README.md* openapi.yaml ./
+COPY pyproject.toml setup.py README.md* openapi.yaml ./
 COPY referee ./referee
 COPY service ./service
 COPY cli ./cli
 COPY api ./api
 COPY workers ./workers
-RUN pip install --no-cache-dir . \
+# gcc only for the build: setup.py compiles the engine's hot modules with mypyc (without a compiler the same
+# package installs as pure Python; docs/engine-core.md, "Compiled modules")
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && pip install --no-cache-dir . \
+    && apt-get purge -y gcc libc6-dev && apt-get autoremove -y && rm -rf /var/lib/apt/lists/* \
     && useradd --create-home --uid 10001 referee \
     && mkdir -p /data /tmp/referee-metrics && chown referee /data /tmp/referee-metrics
 USER referee

@@ -32,7 +32,7 @@ def _group_table():
         for pattern in range(16):
             by_jokers = []
             for jb in range(4):
-                sizes: dict = {}
+                sizes = {}
                 for sub in range(1, 16):
                     if sub & ~pattern:
                         continue

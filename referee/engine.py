@@ -16,11 +16,11 @@ from .verdict import Verdict, reject
 CARD_ERRORS = ("invalid_cards",)
 
 
-class _Unlogged(list):
+class _Unlogged:
     """The log of a change nobody reads (``advance``): entries are dropped; the costliest is not even built."""
     __slots__ = ()
 
-    def append(self, entry):
+    def append(self, entry) -> None:
         pass
 
 

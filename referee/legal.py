@@ -24,7 +24,7 @@ from .decisions import _allowed, strongest_split, window
 from .engine import close_window
 from .moves import Move
 from .memo import remember
-from .play import joins_field, judge_play, judged_key, redeclared
+from .play import Plan, joins_field, judge_play, judged_key, redeclared
 from .rules import ALIASES, DECLARABLE, SEQUENCES
 from .rules.base import PlayContext, Rejection
 from .shapes import beats, loose, readings
@@ -95,7 +95,7 @@ def _play_moves(st, seat):
     if beat is not None and (rules.special_cand_hooks or attach):
         cands |= special_candidates(st, possible) | attach
     get = memo.get
-    out: list = []
+    out = []
     for mask in cands:
         if unknown and (mask.bit_count() > p.left or (mask & ~p.hand).bit_count() > unknown):
             continue
@@ -145,7 +145,8 @@ def _listed(st, seat, mask, attached) -> tuple:
                 if module.declines(reading, params):
                     variants.append(((), (module.ID,)))
         jokers = tuple(sorted(reading.jokers))
-        probe = None
+        probe: Plan | None = None
+        plan: Plan | Rejection
         for i, (declare, decline) in enumerate(variants):
             move = Move(seat, "play", mask, jokers, _names(declare), _names(decline))
             if probe is not None and probe.alone:

@@ -10,7 +10,7 @@ from .rules import ALIASES, DECLARABLE, RULES, SEQUENCES, SHAPE_NAMES, SHAPE_PRI
 from .rules.base import PlayContext, Rejection
 from .shapes import Reading, beats, loose, matches_as, part, readings, strength_key
 
-DECLARATIONS = DECLARABLE | ALIASES.keys()  # every name a play may declare
+DECLARATIONS = DECLARABLE.union(ALIASES)  # every name a play may declare
 SEQUENCE_SET = frozenset(SEQUENCES)
 # How far a rejected reading got: the furthest one explains the rejection best.
 PROGRESS = {"invalid_cards": 0, "shape_mismatch": 1, "undeclared": 2, "too_weak": 3, "locked": 4,

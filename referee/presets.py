@@ -72,4 +72,4 @@ PRESETS = {"uecda": UECDA, "nanko": NANKO, "gekifugo": GEKIFUGO}
 # Seats a preset is usually played with, for tools that do not say (UECda's server plays 5).
 DEFAULT_PLAYERS = {"uecda": 5, "nanko": 4, "gekifugo": 4}
 # The titles of the top and bottom places, where a preset renames them (else 大富豪 and 大貧民).
-TITLES = {"gekifugo": capital_fall.TITLES}
+TITLES: dict[str, tuple] = {"gekifugo": capital_fall.TITLES}

@@ -19,7 +19,7 @@ class Resolution:
         self.jack_back = st.jack_back
         self.direction = st.direction
         self.trick = st.trick_reversed
-        self.queue: list = []
+        self.queue = []
         self.cut = None
         self.skip = 0
 

@@ -8,7 +8,7 @@ SUMMARY = ("From the second deal: if a player other than the previous deal's top
            "is ranked last at once and its cards are discarded; the deal goes on without it.")
 PARAMS: dict = {}
 ON_FINISH_ORDER = 1
-TITLES = ("檄富豪", "檄貧民")  # the top and bottom places where the capital can fall (gekifugo's names)
+TITLES: tuple[str, str] = ("檄富豪", "檄貧民")  # the top and bottom places where the capital can fall (gekifugo's names)
 
 
 def on_finish(st, seat, place, log, params):
