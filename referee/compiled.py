@@ -13,6 +13,7 @@ import importlib.util
 import json
 import os
 import sys
+import warnings
 from importlib.abc import MetaPathFinder
 from pathlib import Path
 
@@ -70,6 +71,9 @@ def guard() -> bool:
     if usable():
         return True
     if not any(isinstance(f, _FromSource) for f in sys.meta_path):
+        if not os.environ.get("REFEREE_PURE"):
+            warnings.warn("referee: the compiled engine modules were built from other sources than these; running "
+                          "them as pure Python (pip install -e . compiles them again)", RuntimeWarning, stacklevel=2)
         sys.meta_path.insert(0, _FromSource())
     return False
 

@@ -28,6 +28,8 @@ WHERE = "import referee.compiled as c, referee.legal as l; print(c.running_compi
 def test_this_build_runs_compiled_where_it_was_compiled():
     if not compiled.compiled_modules():
         pytest.skip("this install is pure Python (no C compiler or mypyc at build time): every test runs it")
+    if os.environ.get("REFEREE_PURE"):
+        pytest.skip("REFEREE_PURE is set: this run is pure Python by request")
     assert compiled.usable(), "compiled modules whose sources changed since: rebuild (pip install -e .)"
     assert _run(WHERE) == "True False"
 
@@ -60,12 +62,16 @@ def test_a_changed_source_turns_every_compiled_module_off(tmp_path):
              for name in compiled.COMPILED}
     (package / compiled.STAMP).write_text(json.dumps(stamp))
     probe = ("import fakeref.compiled as c; print(c.usable(), len(c.compiled_modules()))")
+    plain = {k: v for k, v in os.environ.items() if k != "REFEREE_PURE"}
     run = lambda **env: subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True,  # noqa: E731
-                                       env={**os.environ, **env}, check=True).stdout.split()
+                                       env={**plain, **env}, check=True).stdout.split()
     assert run() == ["True", str(len(compiled.COMPILED))]
     assert run(REFEREE_PURE="1")[0] == "False"
     (package / "legal.py").write_text("NAME = 'legal, edited'\n")
     assert run()[0] == "False"
+    warned = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", "import fakeref.compiled as c; c.guard()"],
+                            cwd=tmp_path, capture_output=True, text=True, env=plain)
+    assert "built from other sources" in warned.stderr  # said once, at import, where it was not asked for
     (package / compiled.STAMP).unlink()
     (package / "legal.py").write_text("NAME = 'legal'\n")
     assert run()[0] == "False"  # no stamp: built by something else than setup.py
