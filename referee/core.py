@@ -47,8 +47,8 @@ class Game:
         if type(move) is Move and not st.pending and st.phase == "play" and move.seat == st.turn:
             if move.action == "pass" and (st.field is not None or st.rules.lead_may_pass):
                 idle = st.idle + 1
-                # a pass hook that ends the deal (pass_abort) is left to the engine
-                if not any(m.after_pass(st, idle, engine.UNLOGGED, p) is not None for m, p in st.rules.pass_hooks):
+                # a pass that ends the deal (pass_abort) is left to the engine
+                if flow.ended_by_pass(st, idle, engine.UNLOGGED) is None:
                     changes = flow.pass_changes(st, move.seat, idle, engine.UNLOGGED)
                     self._write(changes, key_holds="field" not in changes)  # a pass that flushes changes the key
                     return None

@@ -108,11 +108,19 @@ def advance_after_pass(st, passer, log):
     passed; a pass on an empty field (lead_pass) just moves the turn on. pass_abort counts passes in a row.
     """
     idle = st.idle + 1
+    ended = ended_by_pass(st, idle, log)
+    if ended is not None:
+        return ended
+    return replace(st, **pass_changes(st, passer, idle, log))
+
+
+def ended_by_pass(st, idle, log):
+    """The state when a pass hook ends the deal on this pass (``idle`` counts it, pass_abort), else None."""
     for module, params in st.rules.pass_hooks:
         ended = module.after_pass(st, idle, log, params)
         if ended is not None:
             return ended
-    return replace(st, **pass_changes(st, passer, idle, log))
+    return None
 
 
 def pass_changes(st, passer, idle, log) -> dict:
