@@ -155,7 +155,11 @@ def _listed(st, seat, mask, attached) -> tuple:
                 # declaring everything only probes what fires (the move listed declares that): hardly anyone
                 # proposes it, so its judgement is not memoised (it was half of gekifugo's judgement memo)
                 plan = judge_play(st, move, with_effects=rules.declarations, probe=rules.declarations and i == 0)
-            if rules.declarations and i == 0 and not isinstance(plan, Rejection):
+            if rules.declarations and i == 0:
+                if isinstance(plan, Rejection):
+                    # declaring less never makes a play legal: no rule hook reads declarations, and a special play
+                    # admits it only when declared (play._special)
+                    break
                 probe = plan
             if isinstance(plan, Rejection) or (plan.ctx.reading.shape != reading.shape
                                                and not joins_field(plan.ctx.special)):

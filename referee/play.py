@@ -8,7 +8,7 @@ from .memo import EFFECTS_SIZE, interned, live_effect_memos, remember
 from .effects import Lock, Unlock, ordered
 from .rules import ALIASES, DECLARABLE, RULES, SEQUENCES, SHAPE_NAMES, SHAPE_PRIORITY
 from .rules.base import PlayContext, Rejection
-from .shapes import Reading, beats, loose, matches_as, part, readings, strength_key
+from .shapes import Reading, beats, loose, part, readings, readings_as, strength_key
 
 DECLARATIONS = DECLARABLE.union(ALIASES)  # every name a play may declare
 SEQUENCE_SET = frozenset(SEQUENCES)
@@ -250,9 +250,8 @@ def _judge(state, move, with_effects, probe=False):
         if module is None or params is None or not getattr(module, "declinable", lambda p: False)(params):
             return Rejection("not_allowed", f"{d} cannot be declined under these rules (only an optional "
                              "jack_back can)", d if module else None)
-    cands = readings(move.cards, rs.shapes, rs.min_stairs)
-    if move.as_map:
-        cands = [r for r in cands if matches_as(r, move.as_map)]
+    cands = (readings_as(move.cards, rs.shapes, rs.min_stairs, move.as_map) if move.as_map
+             else readings(move.cards, rs.shapes, rs.min_stairs))
     if not cands and state.field is not None and rs.extra_hooks:
         cands = [loose(move.cards)]  # attached cards need only form a shape together with the field
     if not cands:

@@ -109,6 +109,12 @@ def readings(mask: int, shapes: frozenset, min_stairs: int = 3) -> tuple:
     return tuple(_readings(mask, shapes, min_stairs))
 
 
+@lru_cache(maxsize=1 << 16)
+def readings_as(mask: int, shapes: frozenset, min_stairs: int, as_map: tuple) -> tuple:
+    """The ``readings`` of ``mask`` that read its jokers as ``as_map`` says (``matches_as``; cached likewise)."""
+    return tuple(r for r in readings(mask, shapes, min_stairs) if matches_as(r, as_map))
+
+
 def _readings(mask: int, shapes: frozenset, min_stairs: int) -> list[Reading]:
     n = mask.bit_count()
     if n == 0:

@@ -2,10 +2,14 @@
 import random
 from itertools import combinations
 
-from referee import apply, covers, instantiate, judge, legal_moves, next_deal
-from referee.cards import RANKS, SUITS
+from hypothesis import given, strategies as hs
+
+from referee import apply, covers, instantiate, judge, legal_moves, new_game, next_deal
+from referee.cards import RANKS, SUITS, cards_of, code
+from referee.play import DECLARATIONS
 
 from .helpers import game, only, play
+from .test_properties import PROFILE, SWITCHABLE, walk
 
 ALL = [s + r for r in RANKS for s in SUITS]
 
@@ -101,3 +105,32 @@ def test_table_mode_limits_the_unseen_cards_a_seat_may_give():
     rng = random.Random(2)
     for _ in range(10):
         assert judge(st, instantiate(entry, rng)).legal
+
+
+@PROFILE
+@given(seed=hs.integers(0, 10 ** 6), players=hs.integers(2, 6),
+       switches=hs.dictionaries(hs.sampled_from(SWITCHABLE), hs.booleans(), max_size=8))
+def test_declaring_less_never_makes_a_play_legal(seed, players, switches):
+    """legal_moves stops at a card reading whose play declaring everything is rejected (legal._listed): every
+    smaller set of declarations must be rejected too (declarations_required on, sampled states and card sets)."""
+    st, _ = new_game("gekifugo", {**switches, "declarations_required": True}, [f"p{i}" for i in range(players)],
+                     seed)
+    rng = random.Random(seed)
+    names = sorted(DECLARATIONS)
+    rejected = []
+
+    def step(st, seat, ply):
+        if not st.pending and st.turn == seat and st.phase == "play":
+            hand = cards_of(st.hand(seat))
+            for _ in range(12):
+                cards = [code(c) for c in rng.sample(hand, min(len(hand), rng.randint(1, 4)))]
+                if judge(st, {"seat": seat, "action": "play", "cards": cards, "declare": names}).legal:
+                    continue
+                rejected.append(cards)
+                fewer = rng.sample(names, rng.randint(0, len(names) - 1))
+                verdict = judge(st, {"seat": seat, "action": "play", "cards": cards, "declare": fewer})
+                assert not verdict.legal, (cards, fewer)
+        return apply(st, instantiate(rng.choice(legal_moves(st, seat)), rng))[1]
+
+    walk(st, rng, 200, step)
+    assert rejected
