@@ -7,6 +7,7 @@ from hypothesis import given, strategies as hs
 from referee import apply, covers, instantiate, judge, legal_moves, new_game, next_deal
 from referee.cards import RANKS, SUITS, cards_of, code
 from referee.play import DECLARATIONS
+from referee.rules import SEQUENCES
 
 from .helpers import game, only, play
 from .test_properties import PROFILE, SWITCHABLE, walk
@@ -111,23 +112,25 @@ def test_table_mode_limits_the_unseen_cards_a_seat_may_give():
 @given(seed=hs.integers(0, 10 ** 6), players=hs.integers(2, 6),
        switches=hs.dictionaries(hs.sampled_from(SWITCHABLE), hs.booleans(), max_size=8))
 def test_declaring_less_never_makes_a_play_legal(seed, players, switches):
-    """legal_moves stops at a card reading whose play declaring everything is rejected (legal._listed): every
-    smaller set of declarations must be rejected too (declarations_required on, sampled states and card sets)."""
+    """legal_moves stops at a card reading whose play declaring every effect is rejected (legal._listed): with the
+    same shapes declared, fewer declarations must be rejected too (declarations_required on, sampled states and
+    card sets). Declared shapes are kept alike: declaring a sequence picks the readings, which is no effect."""
     st, _ = new_game("gekifugo", {**switches, "declarations_required": True}, [f"p{i}" for i in range(players)],
                      seed)
     rng = random.Random(seed)
-    names = sorted(DECLARATIONS)
+    effects = sorted(DECLARATIONS - set(SEQUENCES))
     rejected = []
 
     def step(st, seat, ply):
         if not st.pending and st.turn == seat and st.phase == "play":
             hand = cards_of(st.hand(seat))
             for _ in range(12):
-                cards = [code(c) for c in rng.sample(hand, min(len(hand), rng.randint(1, 4)))]
-                if judge(st, {"seat": seat, "action": "play", "cards": cards, "declare": names}).legal:
+                cards = [code(c) for c in rng.sample(hand, min(len(hand), rng.randint(1, 5)))]
+                shapes = rng.sample(SEQUENCES, rng.randint(0, 1))
+                if judge(st, {"seat": seat, "action": "play", "cards": cards, "declare": shapes + effects}).legal:
                     continue
                 rejected.append(cards)
-                fewer = rng.sample(names, rng.randint(0, len(names) - 1))
+                fewer = shapes + rng.sample(effects, rng.randint(0, len(effects) - 1))
                 verdict = judge(st, {"seat": seat, "action": "play", "cards": cards, "declare": fewer})
                 assert not verdict.legal, (cards, fewer)
         return apply(st, instantiate(rng.choice(legal_moves(st, seat)), rng))[1]
