@@ -1,10 +1,11 @@
 """The engine modules that setup.py compiles with mypyc, and the guard that keeps compiled code from standing in
 for sources that have changed since it was built.
 
-mypyc puts the code of all the compiled modules in one library and they call each other there directly, so one
-changed source (an edit under an editable install, a checkout) means none of them may run compiled:
+mypyc puts the code of all the modules of one group in one library and they call each other there directly, so
+one changed source (an edit under an editable install, a checkout) means none of them may run compiled:
 ``guard`` then has every one of them imported from its source. REFEREE_PURE=1 asks for that too (pure Python
-is the reference: the compiled modules must behave exactly alike, tests/engine/test_compiled.py).
+is the reference: the compiled modules must behave exactly alike, tests/engine/test_compiled.py). The bots'
+policy is a group of its own (workers/bots/compiled.py), guarded the same way by ``Group``.
 """
 from __future__ import annotations
 
@@ -26,59 +27,88 @@ COMPILED = ENGINE + tuple(f"rules.{p.stem}" for p in sorted((HERE / "rules").glo
 STAMP = "_compiled.json"  # {module: sha256 of the source it was compiled from}, written by setup.py
 
 
-def source(name: str) -> Path:
-    """The source file of the module ``name`` (dotted, relative to the package)."""
-    return HERE / (name.replace(".", "/") + ".py")
+class Group:
+    """One compiled library: the modules ``names`` (dotted, relative to ``package``, whose directory is
+    ``directory``) and the stamp file setup.py writes there."""
 
+    def __init__(self, package: str, directory: Path, names: tuple, stamp: str = STAMP):
+        self.package, self.directory, self.names, self.stamp = package, directory, names, stamp
 
-def _source_hash(name: str) -> str:
-    return hashlib.sha256(source(name).read_bytes()).hexdigest()
+    def source(self, name: str) -> Path:
+        """The source file of the module ``name``."""
+        return self.directory / (name.replace(".", "/") + ".py")
 
+    def compiled_modules(self) -> list[str]:
+        """The modules that a compiled library exists for, whether or not it is used."""
+        out = []
+        for name in self.names:
+            src = self.source(name)
+            if any(src.parent.glob(src.stem + ".*.so")) or any(src.parent.glob(src.stem + ".*.pyd")):
+                out.append(name)
+        return out
 
-def compiled_modules() -> list[str]:
-    """The modules of COMPILED that a compiled library exists for, whether or not it is used."""
-    return [name for name in COMPILED if any(source(name).parent.glob(source(name).stem + ".*.so"))
-            or any(source(name).parent.glob(source(name).stem + ".*.pyd"))]
+    def usable(self) -> bool:
+        """Compiled modules exist, every one was built from its source as it is now, and pure Python is not
+        asked."""
+        if not self.compiled_modules() or os.environ.get("REFEREE_PURE"):
+            return False
+        try:
+            stamp = json.loads((self.directory / self.stamp).read_text())
+        except (OSError, ValueError):
+            return False
+        return all(stamp.get(name) == hashlib.sha256(self.source(name).read_bytes()).hexdigest()
+                   for name in self.names)
 
-
-def usable() -> bool:
-    """Compiled modules exist, every one was built from its source as it is now, and pure Python is not asked."""
-    present = compiled_modules()
-    if not present or os.environ.get("REFEREE_PURE"):
+    def guard(self) -> bool:
+        """Before any module of the group is imported: use the compiled modules only if ``usable``. True when
+        they are used."""
+        if not self.compiled_modules():
+            return False
+        if self.usable():
+            return True
+        if not any(isinstance(f, _FromSource) and f.group is self for f in sys.meta_path):
+            if not os.environ.get("REFEREE_PURE"):
+                warnings.warn(f"{self.package}: the compiled modules were built from other sources than these; "
+                              "running them as pure Python (pip install -e . compiles them again)", RuntimeWarning,
+                              stacklevel=3)
+            sys.meta_path.insert(0, _FromSource(self))
         return False
-    try:
-        stamp = json.loads((HERE / STAMP).read_text())
-    except (OSError, ValueError):
-        return False
-    return all(stamp.get(name) == _source_hash(name) for name in COMPILED)
 
 
 class _FromSource(MetaPathFinder):
-    """Imports the COMPILED modules from their .py files."""
+    """Imports the modules of a group from their .py files."""
+
+    def __init__(self, group: Group):
+        self.group = group
 
     def find_spec(self, fullname, path=None, target=None):
-        package, _, name = fullname.partition(".")
-        if package != __package__ or name not in COMPILED:
+        prefix = self.group.package + "."
+        if not fullname.startswith(prefix) or fullname[len(prefix):] not in self.group.names:
             return None
-        return importlib.util.spec_from_file_location(fullname, source(name))
+        return importlib.util.spec_from_file_location(fullname, self.group.source(fullname[len(prefix):]))
+
+
+ENGINE_GROUP = Group(__package__, HERE, COMPILED)
+
+
+def source(name: str) -> Path:
+    return ENGINE_GROUP.source(name)
+
+
+def compiled_modules() -> list[str]:
+    return ENGINE_GROUP.compiled_modules()
+
+
+def usable() -> bool:
+    return ENGINE_GROUP.usable()
 
 
 def guard() -> bool:
-    """Before any engine module is imported (referee/__init__): use the compiled modules only if ``usable``.
-    True when they are used."""
-    if not compiled_modules():
-        return False
-    if usable():
-        return True
-    if not any(isinstance(f, _FromSource) for f in sys.meta_path):
-        if not os.environ.get("REFEREE_PURE"):
-            warnings.warn("referee: the compiled engine modules were built from other sources than these; running "
-                          "them as pure Python (pip install -e . compiles them again)", RuntimeWarning, stacklevel=2)
-        sys.meta_path.insert(0, _FromSource())
-    return False
+    """Called first thing by referee/__init__, before any engine module is imported."""
+    return ENGINE_GROUP.guard()
 
 
-def running_compiled() -> bool:
-    """Is the engine running on its compiled modules (as imported in this process)?"""
-    module = sys.modules.get(f"{__package__}.legal")
-    return module is not None and not (module.__file__ or "").endswith(".py")
+def running_compiled(module: str = "legal") -> bool:
+    """Is ``module`` (of the engine, or a dotted name) running compiled, as imported in this process?"""
+    found = sys.modules.get(module if "." in module else f"{__package__}.{module}")
+    return found is not None and not (found.__file__ or "").endswith(".py")

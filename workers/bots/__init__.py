@@ -18,7 +18,11 @@ with cards the entry allows (the engine computes legality, the bot only chooses)
 """
 from __future__ import annotations
 
-from . import greedy, mc, random_bot
+from .compiled import guard
+
+guard()  # before the compiled modules: used only when built from the sources as they are
+
+from . import greedy, mc, random_bot  # noqa: E402
 
 STRATEGIES = {
     "random": random_bot.choose,

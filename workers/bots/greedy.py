@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
 from functools import lru_cache
 from itertools import combinations
 from math import comb
@@ -28,7 +29,7 @@ WANTED = {"give", "discard", "cut", "lock", "rank_lock"}  # effect kinds worth d
 class Context:
     """What the decisions (gives, discards, ...) need from the view and the cards that cannot be the last one."""
 
-    def __init__(self, view: dict, seat: int, forbidden_last=()):
+    def __init__(self, view: Mapping, seat: int, forbidden_last=()):
         me = view["players"][seat]
         self.hand = list(me["hand"] or [])
         self.count = len(self.hand)
@@ -55,7 +56,7 @@ class Hand:
         self.weakness = (_plain(normals, False)[0] / normals.bit_count() - 6.0) if normals else 0.0
 
     @classmethod
-    def of_view(cls, view: dict, seat: int, forbidden_last=()) -> "Hand":
+    def of_view(cls, view: Mapping, seat: int, forbidden_last=()) -> "Hand":
         others = [p["hand_count"] for p in view["players"] if p["seat"] != seat and p["place"] is None]
         return cls(parse_many(view["players"][seat]["hand"] or []), view.get("order") == "reversed",
                    view.get("field") is None, others, parse_many(forbidden_last))
@@ -149,7 +150,7 @@ def pass_score(h) -> float:
     return 10.5 if h.count > 4 else 14.0
 
 
-def rank_plays(view: dict, legal: list[dict], seat: int, forbidden_last=()) -> list[tuple[float, dict]]:
+def rank_plays(view: Mapping, legal: list[dict], seat: int, forbidden_last=()) -> list[tuple[float, dict]]:
     """Every legal move of a turn with its greedy score, best first (pass included)."""
     h = Hand.of_view(view, seat, forbidden_last)
     out = []
@@ -204,7 +205,8 @@ def _cheapest(entry: dict, value) -> list[str]:
     """The lowest-valued cards a choose entry allows, fewest first (a limit on unseen cards honoured)."""
     c = entry["choose"]
     limit = c.get("limit") or {"cards": [], "max": len(c["from"])}
-    capped, room, out = set(limit["cards"]), limit["max"], []
+    capped, room = set(limit["cards"]), limit["max"]
+    out: list[str] = []
     for card_code in sorted(c["from"], key=lambda x: (value(x), x)):
         if len(out) == c["min"]:
             break
@@ -216,7 +218,7 @@ def _cheapest(entry: dict, value) -> list[str]:
     return out
 
 
-def choose_decision(view: dict, legal: list[dict], seat: int, forbidden_last=()) -> dict:
+def choose_decision(view: Mapping, legal: list[dict], seat: int, forbidden_last=()) -> dict:
     ctx = Context(view, seat, forbidden_last)
     action = legal[0]["action"] if legal[0]["action"] != "pass" else legal[-1]["action"]
     exchange = view.get("phase") == "exchange"
@@ -260,7 +262,7 @@ def choose_decision(view: dict, legal: list[dict], seat: int, forbidden_last=())
     return legal[0]
 
 
-def choose(view: dict, legal: list[dict], rng: random.Random, history=None, forbidden_last=()) -> dict:
+def choose(view: Mapping, legal: list[dict], rng: random.Random, history=None, forbidden_last=()) -> dict:
     seat = legal[0]["seat"]
     if view.get("pending"):
         plays = [m for m in legal if m["action"] == "play"]

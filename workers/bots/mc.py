@@ -44,6 +44,7 @@ def playout(st, seat: int, rng: random.Random, deadline: float | None = None) ->
         s = acting[0]
         st = game.live
         last = st.left(s) <= NEAR_THE_END
+        move: object
         if st.pending:
             legal = legal_moves(st, s, annotated=True)
             single = len(legal) == 1 and "choose" not in legal[0]
@@ -124,7 +125,8 @@ class MonteCarloBot:
         ranked = greedy.rank_plays(view, legal, seat, forbidden_last)
         if ranked[0][0] <= -1000:  # it can go out legally now
             return [ranked[0][1]]
-        out, seen = [], set()
+        out: list[dict] = []
+        seen = set()
         for _, m in ranked:
             k = _key(m)
             if k in seen:
@@ -152,7 +154,7 @@ class MonteCarloBot:
             except Exception:  # noqa: BLE001 - an inconsistent sample: fall back to the greedy choice
                 break
             wseed = rng.randrange(1 << 30)
-            world = []
+            world: list = []
             for m in cands:
                 verdict, st, _ = apply(root, m)
                 world.append(playout(st, seat, random.Random(wseed), deadline) if verdict.legal else 99)

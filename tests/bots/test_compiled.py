@@ -1,0 +1,62 @@
+"""The bots' compiled modules (setup.py, workers/bots/compiled.py): where they were built they are used, and they
+choose exactly as the pure Python ones do."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import workers
+from workers.bots import compiled
+
+ROOT = Path(workers.__file__).parent.parent
+
+# seeded greedy self-play of every preset, the mc bot asked at a few turns: every choice, printed
+CHOICES = """
+import random
+from referee import actors, apply, new_game
+from referee.presets import PRESETS
+from workers.bots import make
+from workers.bots.observer import observe
+greedy, mc = make("greedy"), make("mc", playouts=6, budget_ms=10 ** 9)
+for preset in PRESETS:
+    rng = random.Random(7)
+    st, _ = new_game(preset, None, ["a", "b", "c", "d"], 11)
+    ply = 0
+    while actors(st):
+        seat = actors(st)[0]
+        seen = observe(st, seat)
+        bot = mc if ply % 9 == 4 else greedy
+        move = bot(seen.view, seen.legal, random.Random(ply), forbidden_last=seen.forbidden_last)
+        print(preset, ply, sorted(move.items(), key=str))
+        _, st, _ = apply(st, move)
+        ply += 1
+"""
+
+
+def _run(code: str, **env) -> str:
+    plain = {k: v for k, v in os.environ.items() if k != "REFEREE_PURE"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**plain, **env}, capture_output=True,
+                         text=True, timeout=300, check=True)
+    return out.stdout.strip()
+
+
+WHERE = "import workers.bots, referee.compiled as c; print(c.running_compiled('workers.bots.greedy'))"
+
+
+def test_this_build_runs_the_bots_compiled_where_it_compiled_them():
+    if not compiled.group().compiled_modules():
+        pytest.skip("the bots were not compiled in this install (no C compiler or mypyc at build time)")
+    assert compiled.group().usable() or os.environ.get("REFEREE_PURE"), \
+        "compiled bot modules whose sources changed since: rebuild (pip install -e .)"
+    assert _run(WHERE) == "True"
+    assert _run(WHERE, REFEREE_PURE="1") == "False"
+
+
+def test_compiled_bots_choose_as_the_pure_python_ones():
+    if not compiled.group().compiled_modules():
+        pytest.skip("the bots were not compiled in this install: every bot test runs them as pure Python")
+    pure = _run(CHOICES, REFEREE_PURE="1").splitlines()
+    assert len(pure) > 100
+    assert _run(CHOICES).splitlines() == pure
