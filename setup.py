@@ -28,7 +28,7 @@ _engine = _read("referee/compiled.py")
 STAMP = _engine.STAMP
 # (library, package directory, its compiled modules): each a library of its own, so that one compiled group
 # never calls into another's compiled code (each is guarded on its own sources)
-GROUPS = [("referee", "referee", _engine.COMPILED), ("bots", "workers/bots", _read("workers/bots/compiled.py").NAMES)]
+GROUPS = [("referee", "referee", _engine.COMPILED), ("referee_bots", "workers/bots", _read("workers/bots/compiled.py").NAMES)]
 
 
 def _sources(directory: str, names) -> list[str]:
