@@ -31,6 +31,11 @@ class Reading:
     jokers: tuple = ()        # ((joker card, rank, suit), ...) the stand-in readings
     wild: bool = False
 
+    def __hash__(self) -> int:
+        # memo keys hold readings: the generated hash would hash every field, ``eff`` pair by pair, each time (and
+        # interpreted, even compiled); equal readings have equal cards, shape and stand-ins
+        return hash((self.mask, self.shape, self.jokers))
+
     def rank_count(self, rank: int) -> int:
         return sum(1 for r, _ in self.eff if r == rank)
 
