@@ -6,6 +6,7 @@ from typing import NamedTuple
 from .cards import codes
 from .memo import EFFECTS_SIZE, interned, live_effect_memos, remember
 from .effects import Lock, Unlock, ordered
+from .moves import Move
 from .rules import ALIASES, DECLARABLE, RULES, SEQUENCES, SHAPE_NAMES, SHAPE_PRIORITY
 from .rules.base import PlayContext, Rejection
 from .shapes import Reading, beats, loose, part, readings, readings_as, strength_key
@@ -42,7 +43,7 @@ def _declared(module, declared, state) -> bool:
 _raw_memo: tuple = (None, {})
 
 
-def _raw_effects(ctx) -> tuple:
+def _raw_effects(ctx: PlayContext) -> tuple:
     global _raw_memo
     st, memo = _raw_memo
     if st is not ctx.state:
@@ -55,7 +56,7 @@ def _raw_effects(ctx) -> tuple:
     return raw
 
 
-def _fired(ctx) -> tuple:
+def _fired(ctx: PlayContext) -> tuple:
     """(module, effects) of every after_play hook that fires, in registry order. The PLAY_ONLY hooks' answers
     depend on the play, the order and the revolution threshold alone: they are memoised per ruleset under those
     (the same cards played on many fields), the others' asked each time."""
@@ -78,7 +79,7 @@ def _first(item):
     return item[0]
 
 
-def _effects(ctx, voids=True):
+def _effects(ctx: PlayContext, voids: bool = True) -> tuple[tuple, tuple]:
     rs = ctx.state.rules
     kept = []
     for module, effects in _raw_effects(ctx):
@@ -87,7 +88,7 @@ def _effects(ctx, voids=True):
             effects = [e for e in effects if isinstance(e, Unlock)]
         kept.extend(effects)
     fired = {e.rule for e in kept}
-    void = ()
+    void: tuple = ()
     if rs.declarations and voids:
         # A shape declaration is void when the play is not that shape (RULES.md §6); for an attach
         # revolution the declared shape may be the combined one, so it is not judged there.
@@ -106,7 +107,7 @@ def _forms_lock(ctx) -> bool:
     return False
 
 
-def _check(ctx, reading, field, rs) -> Rejection | None:
+def _check(ctx: PlayContext, reading: Reading, field: Reading | None, rs) -> Rejection | None:
     if reading.shape == "loose":
         return Rejection("shape_mismatch", f"{' '.join(codes(reading.mask))} is no play by itself; only an attach "
                          "revolution could join it to the field (attach_revolution)", "attach_revolution")
@@ -130,7 +131,7 @@ def _check(ctx, reading, field, rs) -> Rejection | None:
     return None
 
 
-def _special(ctx, rs):
+def _special(ctx: PlayContext, rs):
     for module, params in rs.special_hooks:
         if rs.declarations and module.ID not in ctx.declared:
             continue
@@ -193,7 +194,7 @@ def forget(state, key_holds: bool = False) -> None:
         _last_key = (None, None, None)
 
 
-def judge_play(state, move, with_effects=True, probe=False):
+def judge_play(state, move: Move, with_effects: bool = True, probe: bool = False):
     """A Plan for a legal play, or a Rejection. Without ``with_effects`` (only legality wanted) the plan's
     effects are left empty unless declarations decide the reading. A ``probe`` asks only which effects fire
     (legal_moves declaring everything): a judgement not memoised yet is not memoised (nobody asks for it again),
@@ -237,7 +238,7 @@ def judge_play(state, move, with_effects=True, probe=False):
     return Plan(ctx, field_reading, effects, void)
 
 
-def _judge(state, move, with_effects, probe=False):
+def _judge(state, move: Move, with_effects: bool, probe: bool = False):
     rs = state.rules
     seat = move.seat
     unknown = move.declare - DECLARATIONS if move.declare else None
@@ -253,7 +254,7 @@ def _judge(state, move, with_effects, probe=False):
     cands = (readings_as(move.cards, rs.shapes, rs.min_stairs, move.as_map) if move.as_map
              else readings(move.cards, rs.shapes, rs.min_stairs))
     if not cands and state.field is not None and rs.extra_hooks:
-        cands = [loose(move.cards)]  # attached cards need only form a shape together with the field
+        cands = (loose(move.cards),)  # attached cards need only form a shape together with the field
     if not cands:
         names = ", ".join(SHAPE_NAMES[s] for s in ("single", "group") + tuple(sorted(rs.shapes)))
         why = " with the joker readings given in 'as'" if move.as_map else ""
@@ -261,7 +262,7 @@ def _judge(state, move, with_effects, probe=False):
                          f"{names}")
     declared_shapes = move.declare & SEQUENCE_SET if move.declare else None
     if declared_shapes and any(r.shape in declared_shapes for r in cands):
-        cands = [r for r in cands if r.shape in declared_shapes]
+        cands = tuple(r for r in cands if r.shape in declared_shapes)
     field = state.field.reading if state.field else None
     reversed_order = state.reversed
     left_after = state.left(seat) - move.cards.bit_count()

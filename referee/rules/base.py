@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..errors import InputError
+from ..shapes import Reading
 
 
 @dataclass(frozen=True)
@@ -55,8 +56,8 @@ class PlayContext(NamedTuple):
     because judging builds several per play and a frozen dataclass takes five times as long to build.)"""
     state: Any                # State before the play
     seat: int
-    reading: Any              # Reading of the played cards
-    field: Any                # Reading on the field before the play, or None
+    reading: Reading          # the played cards as read (typed: compiled hooks read its fields directly)
+    field: Reading | None     # the field before the play
     reversed: bool            # order in force before the play
     declared: frozenset
     declined: frozenset
