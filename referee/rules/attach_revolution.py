@@ -5,6 +5,7 @@ from itertools import combinations
 from ..cards import JOKERS_MASK, card, cards_of, rank_mask
 from ..effects import ClearLocks, Revolution
 from ..shapes import matches_as, readings, strength_key
+from .base import PlayContext
 
 ID = "attach_revolution"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
@@ -49,7 +50,7 @@ def _joined(field: int, pool: int, k: int) -> frozenset[int]:
     return frozenset(out)
 
 
-def special_play(ctx, params):
+def special_play(ctx: PlayContext, params):
     """The combined 4-card reading that the field becomes, or None."""
     field = ctx.field
     if field is None or field.wild or field.n > 3 or ctx.reading.n + field.n != 4 or ctx.state.revolution_min > 4:
@@ -64,5 +65,5 @@ def special_play(ctx, params):
     return max(combined, key=lambda r: strength_key(r, ctx.reversed))
 
 
-def after_play(ctx, params):
+def after_play(ctx: PlayContext, params):
     return [Revolution(ID), ClearLocks(ID)] if ctx.special == ID else []

@@ -1,6 +1,6 @@
 """ブラッディ・メアリー (Bloody Mary, nanko): exactly three Qs make every other player discard its 2 strongest."""
 from ..effects import BloodyMary
-from .base import Param
+from .base import Param, PlayContext
 
 ID = "bloody_mary"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
@@ -12,7 +12,7 @@ DECLARABLE = True
 QUEEN = 9
 
 
-def after_play(ctx, params):
+def after_play(ctx: PlayContext, params):
     r = ctx.reading
     if r.n == 3 and r.rank_count(QUEEN) == 3:
         return [BloodyMary(ID, params["count"])]

@@ -1,6 +1,6 @@
 """8切り (eight cut): a play containing an 8 flushes the field; the same player leads."""
 from ..effects import Cut
-from .base import Param
+from .base import Param, PlayContext
 
 ID = "eight_cut"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
@@ -13,7 +13,7 @@ RANK_CUT = True  # it cuts for a rank the play holds (forbidden_finish.cut)
 EIGHT = 5
 
 
-def after_play(ctx, params):
+def after_play(ctx: PlayContext, params):
     if ctx.reading.has_rank(EIGHT) and not (params["normal_only"] and ctx.reversed):
         return [Cut(ID)]
     return []

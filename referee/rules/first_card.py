@@ -1,6 +1,6 @@
 """The first lead of a match (RULES.md §3): the holder of a given card leads, maybe with a duty to play it."""
 from ..cards import code, parse
-from .base import Param, Rejection
+from .base import Param, PlayContext, Rejection
 
 ID = "first_card"
 NAME_JA = "最初の札 (ダイヤの3)"
@@ -39,7 +39,7 @@ def required_cards(st, seat, params) -> int:
     return 0 if st.unheld(seat, 1 << c) else 1 << c
 
 
-def legality(ctx, params):
+def legality(ctx: PlayContext, params):
     st = ctx.state
     if not (params["must_play"] and st.first_play):
         return None

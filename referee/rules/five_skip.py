@@ -1,5 +1,6 @@
 """5とばし (five skip): N fives skip the next N active players (コンボ when it comes back)."""
 from ..effects import Skip
+from .base import PlayContext
 
 ID = "five_skip"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
@@ -11,6 +12,6 @@ DECLARABLE = True
 FIVE = 2
 
 
-def after_play(ctx, params):
+def after_play(ctx: PlayContext, params):
     n = ctx.reading.rank_count(FIVE)
     return [Skip(ID, n)] if n else []

@@ -1,6 +1,6 @@
 """反則上がり / 役上がり (forbidden finish): going out with certain plays ranks the player from the bottom."""
 from ..effects import Cut
-from .base import Param
+from .base import Param, PlayContext
 
 ID = "forbidden_finish"
 NAME_JA = "反則上がり (役上がり)"
@@ -15,7 +15,7 @@ PARAMS = {"joker": Param(True, "a play holding a joker"),
 EIGHT = 5
 
 
-def finish_verdict(ctx, effects, params) -> str | None:
+def finish_verdict(ctx: PlayContext, effects, params) -> str | None:
     """The reason the finishing play is forbidden, or None."""
     r = ctx.reading
     flagged = ctx.state.rules.flagged

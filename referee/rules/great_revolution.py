@@ -1,6 +1,6 @@
 """大革命 (great revolution): 5+ cards make a revolution, and from then on a revolution needs 5+."""
 from . import revolution
-from .base import Param
+from .base import Param, PlayContext
 
 ID = "great_revolution"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
@@ -10,5 +10,5 @@ PARAMS = {"min": Param(5, "cards needed", lo=4, hi=12)}
 DECLARABLE = True
 
 
-def after_play(ctx, params):
+def after_play(ctx: PlayContext, params):
     return revolution.raising(ctx, ID, params["min"])

@@ -1,6 +1,6 @@
 """Jバック / 11バック (jack back): a play containing a J reverses the order until the field flushes."""
 from ..effects import JackBack
-from .base import Param
+from .base import Param, PlayContext
 
 ID = "jack_back"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
@@ -11,7 +11,7 @@ DECLARABLE = True
 JACK = 8
 
 
-def after_play(ctx, params):
+def after_play(ctx: PlayContext, params):
     if not ctx.reading.has_rank(JACK) or ID in ctx.declined:
         return []
     return [JackBack(ID)]

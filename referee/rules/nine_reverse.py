@@ -1,6 +1,6 @@
 """9リバース (nine reverse): a play containing a 9 flips the direction of play."""
 from ..effects import Reverse
-from .base import Param
+from .base import Param, PlayContext
 
 ID = "nine_reverse"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
@@ -12,5 +12,5 @@ DECLARABLE = True
 NINE = 6
 
 
-def after_play(ctx, params):
+def after_play(ctx: PlayContext, params):
     return [Reverse(ID, trick=params["scope"] == "trick")] if ctx.reading.has_rank(NINE) else []

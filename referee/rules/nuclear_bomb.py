@@ -1,6 +1,6 @@
 """核爆弾 (nuclear bomb): 6+ cards make a revolution, and from then on a revolution needs 6+."""
 from . import revolution
-from .base import Param
+from .base import Param, PlayContext
 
 ID = "nuclear_bomb"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
@@ -10,5 +10,5 @@ PARAMS = {"min": Param(6, "cards needed", lo=5, hi=12)}
 DECLARABLE = True
 
 
-def after_play(ctx, params):
+def after_play(ctx: PlayContext, params):
     return revolution.raising(ctx, ID, params["min"])

@@ -1,7 +1,7 @@
 """片縛り (partial suit lock, gekifugo): consecutive multi-card plays sharing a suit lock that suit."""
 from ..cards import suit_names
 from ..effects import Lock
-from .base import Rejection
+from .base import PlayContext, Rejection
 
 ID = "partial_suit_lock"
 SUITS_MATTER = True  # the suits jokers stand for change the outcome
@@ -12,7 +12,7 @@ PARAMS: dict = {}
 DECLARABLE = True
 
 
-def legality(ctx, params):
+def legality(ctx: PlayContext, params):
     st = ctx.state
     if st.lock_kind != "partial" or ctx.reading.wild or ctx.special:
         return None
@@ -22,7 +22,7 @@ def legality(ctx, params):
     return None
 
 
-def after_play(ctx, params):
+def after_play(ctx: PlayContext, params):
     st, r, f = ctx.state, ctx.reading, ctx.field
     if f is None or f.wild or r.wild or ctx.special or r.n < 2 or f.n < 2 or st.lock_kind == "exact":
         return []

@@ -1,7 +1,7 @@
 """激しば / 連番縛り (rank lock): a play one rank above the last locks the trick to rising ranks."""
 from ..cards import rank_name
 from ..effects import RankLock
-from .base import Param, Rejection
+from .base import Param, PlayContext, Rejection
 
 ID = "rank_lock"
 NAME_JA = "激しば (連番縛り)"
@@ -15,7 +15,7 @@ def successor(rank: int, reversed_order: bool) -> int:
     return rank - 1 if reversed_order else rank + 1
 
 
-def legality(ctx, params):
+def legality(ctx: PlayContext, params):
     st, f = ctx.state, ctx.field
     if not st.rank_lock or ctx.reading.wild or ctx.special or f is None or f.wild:
         return None
@@ -26,7 +26,7 @@ def legality(ctx, params):
     return None
 
 
-def after_play(ctx, params):
+def after_play(ctx: PlayContext, params):
     st, r, f = ctx.state, ctx.reading, ctx.field
     if r.wild:
         return []  # RULES.md §10.4: a joker on a rank lock keeps it until the flush

@@ -1,5 +1,6 @@
 """死者蘇生 (resurrection, nanko): 2+ fours let the player take one card back from the discard pile."""
 from ..effects import Resurrect
+from .base import PlayContext
 
 ID = "resurrection"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
@@ -10,5 +11,5 @@ DECLARABLE = True
 FOUR = 1
 
 
-def after_play(ctx, params):
+def after_play(ctx: PlayContext, params):
     return [Resurrect(ID)] if ctx.reading.rank_count(FOUR) >= 2 else []

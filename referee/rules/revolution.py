@@ -1,7 +1,7 @@
 """革命 (revolution): 4+ cards in one play reverse the order; a second one restores it (革命返し)."""
 from ..effects import Revolution
 from ..shapes import PLAIN_SHAPES
-from .base import Param
+from .base import Param, PlayContext
 
 ID = "revolution"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
@@ -22,7 +22,7 @@ def needed(state, shape: str, params) -> int:
     return max(base, state.revolution_min)
 
 
-def after_play(ctx, params):
+def after_play(ctx: PlayContext, params):
     if ctx.special or ctx.reading.n < needed(ctx.state, ctx.reading.shape, params):
         return []
     return [Revolution(ID)]

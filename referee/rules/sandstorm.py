@@ -3,6 +3,7 @@ from itertools import combinations
 
 from ..cards import cards_of, rank_mask
 from ..effects import Cut
+from .base import PlayContext
 
 ID = "sandstorm"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
@@ -28,9 +29,9 @@ def special_candidates(field, possible: int, params) -> set[int]:
     return {sum(1 << c for c in combo) for combo in combinations(cards_of(threes), 3)}
 
 
-def special_play(ctx, params):
+def special_play(ctx: PlayContext, params):
     return ctx.reading if ctx.field is not None and is_sandstorm(ctx.reading) else None
 
 
-def after_play(ctx, params):
+def after_play(ctx: PlayContext, params):
     return [Cut(ID)] if is_sandstorm(ctx.reading) else []

@@ -1,5 +1,6 @@
 """7渡し (seven pass): N sevens let the player give N cards of its choice to the next player."""
 from ..effects import SevenPass
+from .base import PlayContext
 
 ID = "seven_pass"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
@@ -10,6 +11,6 @@ DECLARABLE = True
 SEVEN = 4
 
 
-def after_play(ctx, params):
+def after_play(ctx: PlayContext, params):
     n = ctx.reading.rank_count(SEVEN)
     return [SevenPass(ID, n)] if n else []

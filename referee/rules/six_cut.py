@@ -1,5 +1,6 @@
 """6切り (six cut, nanko): a play containing a 6 in reversed order flushes the field."""
 from ..effects import Cut
+from .base import PlayContext
 
 ID = "six_cut"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
@@ -12,5 +13,5 @@ RANK_CUT = True  # it cuts for a rank the play holds (forbidden_finish.cut)
 SIX = 3
 
 
-def after_play(ctx, params):
+def after_play(ctx: PlayContext, params):
     return [Cut(ID)] if ctx.reversed and ctx.reading.has_rank(SIX) else []

@@ -1,6 +1,7 @@
 """スペ3 (spade three): a single ♠3 beats a lone joker played as a joker, and the field flushes."""
 from ..cards import parse
 from ..effects import Cut
+from .base import PlayContext
 
 ID = "spade3"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
@@ -16,12 +17,12 @@ def special_candidates(field, possible: int, params) -> set[int]:
     return {1 << S3} if field.wild and field.n == 1 and possible >> S3 & 1 else set()
 
 
-def special_play(ctx, params):
+def special_play(ctx: PlayContext, params):
     f = ctx.field
     if f is not None and f.wild and f.n == 1 and ctx.reading.mask == 1 << S3:
         return ctx.reading
     return None
 
 
-def after_play(ctx, params):
+def after_play(ctx: PlayContext, params):
     return [Cut(ID)] if ctx.special == ID else []

@@ -1,7 +1,7 @@
 """縛り (suit lock): two consecutive plays with the same suit set lock the trick to that suit set."""
 from ..cards import suit_names
 from ..effects import Lock, Unlock
-from .base import Param, Rejection
+from .base import Param, PlayContext, Rejection
 
 ID = "suit_lock"
 SUITS_MATTER = True  # the suits jokers stand for change the outcome
@@ -14,7 +14,7 @@ PARAMS = {"joker_ends": Param(False, "a lone joker (or a set of jokers) played o
 DECLARABLE = True
 
 
-def legality(ctx, params):
+def legality(ctx: PlayContext, params):
     st = ctx.state
     if st.lock_kind != "exact" or ctx.reading.wild or ctx.special:
         return None
@@ -24,7 +24,7 @@ def legality(ctx, params):
     return None
 
 
-def after_play(ctx, params):
+def after_play(ctx: PlayContext, params):
     st, r, f = ctx.state, ctx.reading, ctx.field
     if r.wild:
         return [Unlock(ID)] if st.lock_kind and params["joker_ends"] else []

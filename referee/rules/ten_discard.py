@@ -1,5 +1,6 @@
 """10捨て (ten discard): N tens let the player discard N cards of its choice."""
 from ..effects import TenDiscard
+from .base import PlayContext
 
 ID = "ten_discard"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
@@ -10,6 +11,6 @@ DECLARABLE = True
 TEN = 7
 
 
-def after_play(ctx, params):
+def after_play(ctx: PlayContext, params):
     n = ctx.reading.rank_count(TEN)
     return [TenDiscard(ID, n)] if n else []

@@ -22,6 +22,7 @@ from referee import instantiate
 from referee.cards import JOKERS_MASK, NORMAL_MASK, cards_of, parse_many
 
 from .cards import TOP, is_joker, rank, strength, strength_of
+from .observer import Turn
 
 WANTED = {"give", "discard", "cut", "lock", "rank_lock"}  # effect kinds worth declaring (gekifugo)
 
@@ -62,7 +63,7 @@ class Hand:
                    view.get("field") is None, others, parse_many(forbidden_last))
 
     @classmethod
-    def of_turn(cls, t) -> "Hand":
+    def of_turn(cls, t: Turn) -> "Hand":
         """From an ``observer.Turn`` (the mc playouts)."""
         return cls(t.cards, t.reversed, t.lead, t.others, t.forbidden_last)
 
@@ -143,7 +144,7 @@ def play_score(move: dict, h: Hand) -> float:
                  "decline" in move, h)
 
 
-def pass_score(h) -> float:
+def pass_score(h: Hand) -> float:
     # follow with anything weaker than about a king; save jokers and top cards unless it matters
     if h.danger:
         return 20.0
@@ -165,7 +166,7 @@ def rank_plays(view: Mapping, legal: list[dict], seat: int, forbidden_last=()) -
     return out
 
 
-def best_play(t) -> int:
+def best_play(t: Turn) -> int:
     """``rank_plays``'s first choice on an ``observer.Turn`` (engine moves and their annotations): its index."""
     h, moves, notes = Hand.of_turn(t), t.moves, t.notes
     leads = h.lead and any(m.action == "play" for m in moves)
@@ -177,6 +178,7 @@ def best_play(t) -> int:
             x = pass_score(h)
         else:
             note = notes[i]
+            assert note is not None  # every play is annotated
             x = score(m.cards, note.kinds, note.forbidden_finish, bool(m.declare), bool(m.decline), h)
         if best < 0 or x < best_score:
             best, best_score = i, x

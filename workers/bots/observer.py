@@ -8,6 +8,7 @@ from referee import annotate, forbidden_last, legal_moves, state_to_json
 from referee.annotate import Note, play_notes
 from referee.cards import parse_many
 from referee.legal import options
+from referee.moves import Move
 from referee.serialize import SeatView
 
 
@@ -46,7 +47,7 @@ class Turn(NamedTuple):
     lead: bool                   # the field is empty
     others: list[int]            # hand counts of the other seats still playing
     forbidden_last: int          # as ``Observation.forbidden_last``, a bitmask (0 without ``last``)
-    moves: list
+    moves: list[Move]
     notes: list[Note | None]
 
 
