@@ -14,7 +14,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
-from functools import lru_cache
 from itertools import combinations
 from math import comb
 
@@ -45,16 +44,19 @@ class Hand:
     """What scoring a play needs, once per turn: the seat's cards (a bitmask), the order, whether it leads, how
     close the others are to going out, and the cards that cannot be its last one (a bitmask). Built from a seat
     view (``of_view``) or, in the mc playouts, from the same facts of the engine state (observer.turn)."""
-    __slots__ = ("cards", "count", "rev", "lead", "ranks", "danger", "weakness", "last_forbidden")
+    __slots__ = ("cards", "count", "rev", "lead", "ranks", "danger", "last_forbidden")
 
     def __init__(self, cards: int, rev: bool, lead: bool, others, last_forbidden: int):
         self.cards, self.rev, self.lead, self.last_forbidden = cards, rev, lead, last_forbidden
         self.count = cards.bit_count()
         self.ranks = _rank_counts(cards)
         self.danger = bool(others) and min(others) <= 2
-        # how weak the hand is: below 0 means a reversed order would suit it
-        normals = cards & NORMAL_MASK
-        self.weakness = (_plain(normals, False)[0] / normals.bit_count() - 6.0) if normals else 0.0
+
+    def weakness(self) -> float:
+        """How weak the hand is: below 0 means a reversed order would suit it (asked only of the plays that
+        would change the order)."""
+        normals = self.cards & NORMAL_MASK
+        return (_plain(normals, False)[0] / normals.bit_count() - 6.0) if normals else 0.0
 
     @classmethod
     def of_view(cls, view: Mapping, seat: int, forbidden_last=()) -> "Hand":
@@ -68,18 +70,36 @@ class Hand:
         return cls(t.cards, t.reversed, t.lead, t.others, t.forbidden_last)
 
 
-@lru_cache(maxsize=1 << 12)
-def _rank_counts(cards: int) -> tuple[int, ...]:
-    """How many cards of each rank (13: jokers) ``cards`` holds (a hand is scored on many turns: cached)."""
-    return tuple([(cards >> 4 * r & 0xF).bit_count() for r in range(13)] + [(cards & JOKERS_MASK).bit_count()])
+# Hands and plays are scored on many turns: what is read of their cards is kept, in plain dicts keyed by the
+# cards (an lru_cache builds and hashes an argument tuple per call), emptied when full.
+CACHE_SIZE = 1 << 14
+_RANKS: dict[int, tuple] = {}
+_PLAIN: tuple[dict[int, tuple], dict[int, tuple]] = ({}, {})  # by order: normal, reversed
 
 
-@lru_cache(maxsize=1 << 14)
+def _rank_counts(cards: int) -> tuple:
+    """How many cards of each rank (13: jokers) ``cards`` holds."""
+    got = _RANKS.get(cards)
+    if got is None:
+        if len(_RANKS) >= CACHE_SIZE:
+            _RANKS.clear()
+        got = _RANKS[cards] = tuple([(cards >> 4 * r & 0xF).bit_count() for r in range(13)]
+                                    + [(cards & JOKERS_MASK).bit_count()])
+    return got
+
+
 def _plain(normals: int, rev: bool) -> tuple:
     """(sum of strengths, max strength, cards of strength ≥ 11, ((rank, cards), ...)) of the non-joker cards."""
-    strengths = [strength_of(c, rev) for c in cards_of(normals)]
-    used = tuple((r, k) for r in range(13) if (k := (normals >> 4 * r & 0xF).bit_count()))
-    return sum(strengths), max(strengths, default=TOP), sum(1 for x in strengths if x >= 11), used
+    memo = _PLAIN[1 if rev else 0]
+    got = memo.get(normals)
+    if got is None:
+        if len(memo) >= CACHE_SIZE:
+            memo.clear()
+        strengths = [strength_of(c, rev) for c in cards_of(normals)]
+        used = tuple((r, k) for r in range(13) if (k := (normals >> 4 * r & 0xF).bit_count()))
+        got = memo[normals] = (sum(strengths), max(strengths, default=TOP), sum(1 for x in strengths if x >= 11),
+                               used)
+    return got
 
 
 def _stuck(rest: int, last_forbidden: int) -> bool:
@@ -120,9 +140,10 @@ def score(cards: int, kinds, forbidden_finish: bool, declares: bool, declines: b
     if "cut" in kinds:
         score -= 3.0 if not lead else 1.0
     if "revolution" in kinds:
-        score += -8.0 if h.weakness < -0.5 else (10.0 if h.weakness > 0.5 else 2.0)
+        weakness = h.weakness()
+        score += -8.0 if weakness < -0.5 else (10.0 if weakness > 0.5 else 2.0)
     if "jack_back" in kinds:
-        score += -1.5 if h.weakness < 0 else 1.5
+        score += -1.5 if h.weakness() < 0 else 1.5
     if declares:
         score -= 0.5 * len(WANTED.intersection(kinds))
     elif declines:
