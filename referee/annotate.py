@@ -99,22 +99,31 @@ def play_annotation(st, mv: Move) -> dict:
 def forbidden_last(st, seat: int) -> list[str]:
     """The cards of ``seat`` that could not be its last card: each is judged as a lone lead on the field as a
     flush now leaves it, and going out with it would rank the seat from the bottom. That lead's judged key
-    depends only on this state's (the order and the revolution threshold), so each card's answer is memoised
-    under this state's key."""
+    depends only on this state's, so it is memoised under this state's key, and each card's answer under the
+    lead's key (the same on every field that flushes to the same lead)."""
     if not st.rules.finish_hooks:
         return []
-    key = judged_key(st, seat)
     memo = st.rules.moves_memo
+    key = judged_key(st, seat)
     lead = None
+    lead_key = memo.get(("lead", key))
+    if lead_key is None:
+        lead = _lead(st, seat)
+        lead_key = remember(memo, ("lead", key), judged_key(lead, seat))
     out = []
     for c in cards_of(st.hand(seat)):
-        forbidden = memo.get(("last", key, c))
+        forbidden = memo.get(("last", lead_key, c))
         if forbidden is None:
             if lead is None:
-                lead = replace(flush(st, []), pending=(), turn=seat, first_play=False)
+                lead = _lead(st, seat)
             plan = judge_play(lead, Move(seat, "play", 1 << c))
-            forbidden = remember(memo, ("last", key, c), not isinstance(plan, Rejection)
+            forbidden = remember(memo, ("last", lead_key, c), not isinstance(plan, Rejection)
                                  and forbidden_reason(plan.ctx, plan.effects) is not None)
         if forbidden:
             out.append(code(c))
     return out
+
+
+def _lead(st, seat: int):
+    """``seat`` leading on the field as a flush now leaves it."""
+    return replace(flush(st, []), pending=(), turn=seat, first_play=False)
