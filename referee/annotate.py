@@ -29,7 +29,7 @@ from .moves import Move, parse_move
 from .memo import remember
 from .play import judge_play, judged_key
 from .rules.base import Rejection
-from .state import replace
+from .state import new_tuple, replace
 
 
 def nothing() -> dict:
@@ -84,9 +84,9 @@ def play_note(st, mv: Move) -> Note:
         if isinstance(plan, Rejection):
             raise InputError("bad_move", f"only legal moves are annotated: {plan.message}")
         fired = [e for e in plan.effects if not isinstance(e, Unlock)]
-        hit = remember(memo, key, Note(tuple(dict.fromkeys(e.rule for e in fired)),
-                                       tuple(dict.fromkeys(e.KIND for e in fired)),
-                                       forbidden_reason(plan.ctx, plan.effects) is not None))
+        hit = remember(memo, key, new_tuple(Note, (tuple(dict.fromkeys(e.rule for e in fired)),
+                                                   tuple(dict.fromkeys(e.KIND for e in fired)),
+                                                   forbidden_reason(plan.ctx, plan.effects) is not None)))
     return hit
 
 

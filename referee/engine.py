@@ -10,7 +10,7 @@ from .moves import Move, parse_move
 from .play import Plan, joins_field, judge_play, same_key
 from .rules.base import Rejection
 from .resolution import resolve, written
-from .state import Field, replace
+from .state import Field, new_tuple, replace
 from .verdict import Verdict, reject
 
 CARD_ERRORS = ("invalid_cards",)
@@ -65,8 +65,9 @@ def played(st, plan: Plan) -> dict:
     beneath = st.beneath
     if field is not None and not joins_field(ctx.special):
         beneath |= field.reading.mask
-    return {"players": st.players_without(ctx.seat, ctx.reading.mask), "field": Field(plan.field_reading, ctx.seat),
-            "beneath": beneath, "trick_plays": st.trick_plays + 1, "first_play": False, "idle": 0}
+    return {"players": st.players_without(ctx.seat, ctx.reading.mask),
+            "field": new_tuple(Field, (plan.field_reading, ctx.seat)), "beneath": beneath,
+            "trick_plays": st.trick_plays + 1, "first_play": False, "idle": 0}
 
 
 def play_changes(st, plan: Plan) -> dict:

@@ -28,6 +28,7 @@ from .play import Plan, joins_field, judge_play, judged_key, redeclared
 from .rules import ALIASES, DECLARABLE, SEQUENCES
 from .rules.base import PlayContext, Rejection
 from .shapes import beats, loose, readings
+from .state import new_tuple
 
 EFFECT_DECLARATIONS = sorted(DECLARABLE - set(SEQUENCES))
 
@@ -148,7 +149,7 @@ def _listed(st, seat, mask, attached) -> tuple:
         probe: Plan | None = None
         plan: Plan | Rejection
         for i, (declare, decline) in enumerate(variants):
-            move = Move(seat, "play", mask, jokers, _names(declare), _names(decline))
+            move = new_tuple(Move, (seat, "play", mask, jokers, _names(declare), _names(decline), None, None))
             if probe is not None and probe.alone:
                 plan = redeclared(st, move, probe)
             else:
@@ -172,7 +173,7 @@ def _listed(st, seat, mask, attached) -> tuple:
                 keep = shape_decl + [d for d in fired if d not in shape_decl]
                 if plan.ctx.special and plan.ctx.special not in keep:
                     keep.append(plan.ctx.special)
-                move = Move(seat, "play", mask, jokers, _names(keep), _names(decline))
+                move = new_tuple(Move, (seat, "play", mask, jokers, _names(keep), _names(decline), None, None))
             once = (tuple(sorted(as_map.items())), move.declare, decline)  # declaring nothing may equal declaring all
             if once not in seen:
                 seen.add(once)

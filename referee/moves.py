@@ -23,7 +23,7 @@ class Move(NamedTuple):  # built for every listed play and proposal: a named tup
 
     def for_seat(self, seat: int) -> "Move":
         """The same move by ``seat``."""
-        return Move(seat, self.action, self.cards, self.as_map, self.declare, self.decline, self.rank, self.count)
+        return tuple.__new__(Move, (seat,) + self[1:])  # every field (a named tuple's own __new__ is interpreted)
 
     def to_json(self) -> dict:
         seat, action, cards, as_map, declare, decline, rank, count = self

@@ -10,6 +10,7 @@ from .moves import Move
 from .rules import ALIASES, DECLARABLE, RULES, SEQUENCES, SHAPE_NAMES, SHAPE_PRIORITY
 from .rules.base import PlayContext, Rejection
 from .shapes import Reading, beats, loose, part, readings, readings_as, strength_key
+from .state import new_tuple
 
 DECLARATIONS = DECLARABLE.union(ALIASES)  # every name a play may declare
 SEQUENCE_SET = frozenset(SEQUENCES)
@@ -229,13 +230,13 @@ def judge_play(state, move: Move, with_effects: bool = True, probe: bool = False
         return hit
     reading, special, field_reading, effects, void = hit
     field = state.field
-    ctx = PlayContext(state, seat, reading, None if field is None else field.reading,
-                      state.reversed, move.declare, move.decline, special,
-                      p.hand.bit_count() + p.unknown - cards.bit_count(), move.as_map)
+    ctx = new_tuple(PlayContext, (state, seat, reading, None if field is None else field.reading,
+                             state.reversed, move.declare, move.decline, special,
+                             p.hand.bit_count() + p.unknown - cards.bit_count(), move.as_map))
     if effects_missing:
         effects, void = _effects(ctx)
         remember(memo, key, (reading, special, field_reading, effects, void))
-    return Plan(ctx, field_reading, effects, void)
+    return new_tuple(Plan, (ctx, field_reading, effects, void, False))
 
 
 def _judge(state, move: Move, with_effects: bool, probe: bool = False):
@@ -268,8 +269,8 @@ def _judge(state, move: Move, with_effects: bool, probe: bool = False):
     left_after = state.left(seat) - move.cards.bit_count()
     best, best_rej = [], None
     for reading in cands:
-        ctx = PlayContext(state, seat, reading, field, reversed_order, move.declare, move.decline, None, left_after,
-                          move.as_map)
+        ctx = new_tuple(PlayContext, (state, seat, reading, field, reversed_order, move.declare, move.decline, None,
+                                 left_after, move.as_map))
         rej = _check(ctx, reading, field, rs)
         special = None
         if field is not None and (rej is not None or rs.declarations):
@@ -279,8 +280,8 @@ def _judge(state, move: Move, with_effects: bool, probe: bool = False):
             if combined.mask != reading.mask:
                 # attach revolution: the new cards are judged as the combined field reads them (RULES.md §10.6)
                 reading = part(combined, reading.mask)
-            ctx = PlayContext(state, seat, reading, field, reversed_order, move.declare, move.decline, rule_id,
-                              left_after, move.as_map)
+            ctx = new_tuple(PlayContext, (state, seat, reading, field, reversed_order, move.declare, move.decline,
+                                     rule_id, left_after, move.as_map))
             best.append((ctx, combined))
         elif rej is None:
             best.append((ctx, reading))
@@ -303,7 +304,7 @@ def _judge(state, move: Move, with_effects: bool, probe: bool = False):
     else:
         option = best[0] if len(best) == 1 else max(best, key=rank)
         effects, void = _effects(option[0], not probe) if with_effects else ((), ())
-    return Plan(option[0], option[1], effects, void, len(cands) == 1 and option[0].special is None)
+    return new_tuple(Plan, (option[0], option[1], effects, void, len(cands) == 1 and option[0].special is None))
 
 
 def redeclared(state, move, plan: Plan) -> Plan:
@@ -314,7 +315,7 @@ def redeclared(state, move, plan: Plan) -> Plan:
     effects, void = _effects(ctx)
     key = (judged_key(state, move.seat), move.cards, move.as_map, move.declare, move.decline, True)
     remember(state.rules.memo, key, (ctx.reading, None, plan.field_reading, effects, void))
-    return Plan(ctx, plan.field_reading, effects, void)
+    return new_tuple(Plan, (ctx, plan.field_reading, effects, void, False))
 
 
 def not_held(state, seat, missing) -> Rejection:

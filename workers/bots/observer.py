@@ -10,6 +10,7 @@ from referee.cards import parse_many
 from referee.legal import options
 from referee.moves import Move
 from referee.serialize import SeatView
+from referee.state import new_tuple
 
 
 class Observation(NamedTuple):
@@ -57,5 +58,5 @@ def turn(st, seat: int, last: bool = True, moves: list | None = None) -> Turn:
     moves = options(st, seat) if moves is None else moves
     notes = play_notes(st, seat, moves)
     others = [p.left for p in st.players if p.seat != seat and p.place is None]
-    return Turn(st.players[seat].hand, st.reversed, st.field is None, others,
-                parse_many(forbidden_last(st, seat)) if last else 0, moves, notes)
+    return new_tuple(Turn, (st.players[seat].hand, st.reversed, st.field is None, others,
+                            parse_many(forbidden_last(st, seat)) if last else 0, moves, notes))
