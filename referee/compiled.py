@@ -29,10 +29,10 @@ STAMP = "_compiled.json"  # {module: sha256 of the source it was compiled from},
 
 class Group:
     """One compiled library: the modules ``names`` (dotted, relative to ``package``, whose directory is
-    ``directory``) and the stamp file setup.py writes there."""
+    ``directory``, where setup.py writes the STAMP)."""
 
-    def __init__(self, package: str, directory: Path, names: tuple, stamp: str = STAMP):
-        self.package, self.directory, self.names, self.stamp = package, directory, names, stamp
+    def __init__(self, package: str, directory: Path, names: tuple):
+        self.package, self.directory, self.names = package, directory, names
 
     def source(self, name: str) -> Path:
         """The source file of the module ``name``."""
@@ -53,7 +53,7 @@ class Group:
         if not self.compiled_modules() or os.environ.get("REFEREE_PURE"):
             return False
         try:
-            stamp = json.loads((self.directory / self.stamp).read_text())
+            stamp = json.loads((self.directory / STAMP).read_text())
         except (OSError, ValueError):
             return False
         return all(stamp.get(name) == hashlib.sha256(self.source(name).read_bytes()).hexdigest()
@@ -89,10 +89,6 @@ class _FromSource(MetaPathFinder):
 
 
 ENGINE_GROUP = Group(__package__, HERE, COMPILED)
-
-
-def source(name: str) -> Path:
-    return ENGINE_GROUP.source(name)
 
 
 def compiled_modules() -> list[str]:

@@ -5,6 +5,7 @@ from typing import NamedTuple
 
 from .cards import RANKS, card, code, codes, parse, parse_many, parse_rank, rank_of, suit_of
 from .errors import InputError
+from .state import new_tuple
 
 ACTIONS = ("play", "pass", "give", "discard", "take", "request", "cut_back")
 ANNOTATIONS = ("effects", "kinds", "forbidden_finish")  # referee.annotate's keys: an echoed entry is accepted
@@ -23,7 +24,7 @@ class Move(NamedTuple):  # built for every listed play and proposal: a named tup
 
     def for_seat(self, seat: int) -> "Move":
         """The same move by ``seat``."""
-        return tuple.__new__(Move, (seat,) + self[1:])  # every field (a named tuple's own __new__ is interpreted)
+        return new_tuple(Move, (seat,) + self[1:])
 
     def to_json(self) -> dict:
         seat, action, cards, as_map, declare, decline, rank, count = self

@@ -231,8 +231,8 @@ def judge_play(state, move: Move, with_effects: bool = True, probe: bool = False
     reading, special, field_reading, effects, void = hit
     field = state.field
     ctx = new_tuple(PlayContext, (state, seat, reading, None if field is None else field.reading,
-                             state.reversed, move.declare, move.decline, special,
-                             p.hand.bit_count() + p.unknown - cards.bit_count(), move.as_map))
+                                  state.reversed, move.declare, move.decline, special,
+                                  p.hand.bit_count() + p.unknown - cards.bit_count(), move.as_map))
     if effects_missing:
         effects, void = _effects(ctx)
         remember(memo, key, (reading, special, field_reading, effects, void))
@@ -270,7 +270,7 @@ def _judge(state, move: Move, with_effects: bool, probe: bool = False):
     best, best_rej = [], None
     for reading in cands:
         ctx = new_tuple(PlayContext, (state, seat, reading, field, reversed_order, move.declare, move.decline, None,
-                                 left_after, move.as_map))
+                                      left_after, move.as_map))
         rej = _check(ctx, reading, field, rs)
         special = None
         if field is not None and (rej is not None or rs.declarations):
@@ -281,7 +281,7 @@ def _judge(state, move: Move, with_effects: bool, probe: bool = False):
                 # attach revolution: the new cards are judged as the combined field reads them (RULES.md §10.6)
                 reading = part(combined, reading.mask)
             ctx = new_tuple(PlayContext, (state, seat, reading, field, reversed_order, move.declare, move.decline,
-                                     rule_id, left_after, move.as_map))
+                                          rule_id, left_after, move.as_map))
             best.append((ctx, combined))
         elif rej is None:
             best.append((ctx, reading))
