@@ -6,8 +6,6 @@ int with bit ``card`` set, so set operations are single integer operations.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
 from .errors import InputError
 
 SUITS = "SHDC"
@@ -99,14 +97,17 @@ def cards_of(mask: int) -> list[int]:
     return out
 
 
-@lru_cache(maxsize=1 << 16)
-def _codes(mask: int) -> tuple:
-    return tuple(map(CODES.__getitem__, cards_of(mask)))
+_CODES_OF: dict[int, tuple] = {}  # a plain dict: compiled code looks it up in C, an lru_cache by a Python call
 
 
 def codes(mask: int) -> list[str]:
     """The codes of a card set, lowest card first (cached: the state JSON turns every hand into codes)."""
-    return list(_codes(mask))
+    known = _CODES_OF.get(mask)
+    if known is None:
+        if len(_CODES_OF) >= 1 << 16:
+            _CODES_OF.clear()
+        known = _CODES_OF[mask] = tuple(map(CODES.__getitem__, cards_of(mask)))
+    return list(known)
 
 
 def count(mask: int) -> int:

@@ -6,12 +6,12 @@ from . import decisions, deals, flow
 from .cards import codes
 from .effects import Unlock
 from .errors import InputError
-from .moves import Move, parse_move
+from .moves import Move, move_json, parse_move
 from .play import Plan, joins_field, judge_play, same_key
 from .rules.base import Rejection
 from .resolution import resolve, written
-from .state import Field, new_tuple, replace
-from .verdict import Verdict, reject
+from .state import Field, copied, new_tuple, replace
+from .verdict import Verdict, reject, verdict_json
 
 CARD_ERRORS = ("invalid_cards",)
 
@@ -95,7 +95,7 @@ def _play(st, plan: Plan, log):
         log.append({"kind": "play", "seat": ctx.seat, "cards": codes(ctx.reading.mask),
                     "shape": plan.field_reading.shape, "as": ctx.reading.as_map()})
     changes = play_changes(st, plan)
-    st = replace(st, **changes)
+    st = copied(st, changes)
     return st if changes["turn"] is not None else proceed(st, log)
 
 
@@ -198,18 +198,20 @@ def _numbered(new, st, st_at):
     return new
 
 
-def apply(st, move):
+def apply(st, move) -> tuple:
     """(verdict, new state, events). An illegal move leaves the state as it was and yields no event."""
-    mv, rejected, st_at, new, log, plan = _change(st, move, [])
+    log: list[dict] = []
+    mv, rejected, st_at, new, log, plan = _change(st, move, log)
     if rejected is not None:
         return rejected, st, []
     finishers = st.rules.finishers
     extra = [x["rule"] for x in log if x.get("rule") and (x.get("kind") == "finish" or x["rule"] in finishers)]
     message, effects = _summary(mv.seat, mv, plan, extra)
-    verdict = Verdict(True, None, message, effects, plan.ctx.reading.as_map() if plan else {},
-                      plan.void if plan else (), unchecked=_unchecked(st_at, mv))
+    verdict = new_tuple(Verdict, (True, None, message, effects, plan.ctx.reading.as_map() if plan else {},
+                                  plan.void if plan else (), None, _unchecked(st_at, mv)))
     new = _numbered(new, st, st_at)
-    event = {"seq": new.seq, "type": "move", "move": mv.to_json(), "verdict": verdict.to_json(), "outcome": log}
+    event = {"seq": new.seq, "type": "move", "move": move_json(mv), "verdict": verdict_json(verdict),
+             "outcome": log}
     return verdict, new, [event]
 
 

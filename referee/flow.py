@@ -4,7 +4,7 @@ Every function takes a State and returns a new one; ``log`` collects what happen
 """
 from __future__ import annotations
 
-from .state import replace
+from .state import copied, replace
 
 
 def flushed(st, log) -> dict:
@@ -20,13 +20,13 @@ def flush(st, log):
     """The field is flushed into the discard pile; trick-long effects end."""
     if st.field is None:
         return st
-    return replace(st, **flushed(st, log))
+    return copied(st, flushed(st, log))
 
 
 def lead(st, seat, changes=None):
     """``seat`` leads on an empty field, or the next active player if it has finished; ``changes`` are written
     with the turn (one copy)."""
-    return replace(st, **leading(st, seat, changes))
+    return copied(st, leading(st, seat, changes))
 
 
 def leading(st, seat, changes=None) -> dict:
@@ -40,7 +40,7 @@ def leading(st, seat, changes=None) -> dict:
 
 def lead_after_flush(st, seat, log, changes=None):
     """``lead(flush(st, log), seat)`` in one copy (who is active does not change with a flush)."""
-    return replace(st, **leading_after_flush(st, seat, log, changes))
+    return copied(st, leading_after_flush(st, seat, log, changes))
 
 
 def leading_after_flush(st, seat, log, changes=None) -> dict:
@@ -111,7 +111,7 @@ def advance_after_pass(st, passer, log):
     ended = ended_by_pass(st, idle, log)
     if ended is not None:
         return ended
-    return replace(st, **pass_changes(st, passer, idle, log))
+    return copied(st, pass_changes(st, passer, idle, log))
 
 
 def ended_by_pass(st, idle, log):

@@ -22,7 +22,7 @@ from .candidates import Beat, candidates, joined_candidates, possible_cards, spe
 from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, cards_of, codes
 from .decisions import _allowed, strongest_split, window
 from .engine import close_window
-from .moves import Move
+from .moves import Move, move_json
 from .memo import remember
 from .play import Plan, joins_field, judge_play, judged_key, redeclared
 from .rules import ALIASES, DECLARABLE, SEQUENCES
@@ -296,9 +296,9 @@ def legal_moves(st, seat: int, annotated: bool = False) -> list[dict]:
     if st.phase != "play" or st.turn != seat:
         return []
     if annotated:
-        moves = [{**move.to_json(), **play_annotation(st, move)} for move in _play_moves(st, seat)]
+        moves = [{**move_json(move), **play_annotation(st, move)} for move in _play_moves(st, seat)]
     else:
-        moves = [move.to_json() for move in _play_moves(st, seat)]
+        moves = [move_json(move) for move in _play_moves(st, seat)]
     if st.field is not None or st.rules.lead_may_pass:
         moves.insert(0, {"seat": seat, "action": "pass", **nothing()} if annotated else {"seat": seat, "action": "pass"})
     return moves

@@ -27,21 +27,26 @@ class Move(NamedTuple):  # built for every listed play and proposal: a named tup
         return new_tuple(Move, (seat,) + self[1:])
 
     def to_json(self) -> dict:
-        seat, action, cards, as_map, declare, decline, rank, count = self
-        out = {"seat": seat, "action": action}
-        if cards:
-            out["cards"] = codes(cards)
-        if as_map:
-            out["as"] = {code(j): (code(card(r, s)) if s >= 0 else RANKS[r]) for j, r, s in as_map}
-        if declare:
-            out["declare"] = sorted(declare)
-        if decline:
-            out["decline"] = sorted(decline)
-        if rank is not None:
-            out["rank"] = "JK" if rank == 13 else RANKS[rank]
-        if count is not None:
-            out["count"] = count
-        return out
+        return move_json(self)
+
+
+def move_json(move: Move) -> dict:
+    """A move's JSON (a function: compiled code calls it directly, a method of a named tuple by look-up)."""
+    seat, action, cards, as_map, declare, decline, rank, count = move
+    out: dict = {"seat": seat, "action": action}
+    if cards:
+        out["cards"] = codes(cards)
+    if as_map:
+        out["as"] = {code(j): (code(card(r, s)) if s >= 0 else RANKS[r]) for j, r, s in as_map}
+    if declare:
+        out["declare"] = sorted(declare)
+    if decline:
+        out["decline"] = sorted(decline)
+    if rank is not None:
+        out["rank"] = "JK" if rank == 13 else RANKS[rank]
+    if count is not None:
+        out["count"] = count
+    return out
 
 
 NONE: frozenset = frozenset()
@@ -80,8 +85,9 @@ def _as_map(value, cards_mask):
 def parse_move(obj) -> Move:
     if not isinstance(obj, dict):
         raise InputError("bad_move", "a move must be an object {seat, action, ...}")
-    if not FIELDS.issuperset(obj):
-        raise InputError("bad_move", f"unknown move field(s): {', '.join(sorted(set(obj) - FIELDS))}")
+    for key in obj:
+        if key not in FIELDS:
+            raise InputError("bad_move", f"unknown move field(s): {', '.join(sorted(set(obj) - FIELDS))}")
     seat, action = obj.get("seat"), obj.get("action")
     if isinstance(seat, bool) or not isinstance(seat, int):
         raise InputError("bad_move", "seat must be a seat number (0, 1, ...)")
@@ -93,7 +99,7 @@ def parse_move(obj) -> Move:
     texts = obj.get("cards")
     cards = parse_many(texts) if texts else 0
     if len(obj) == 2 or len(obj) == 3 and texts is not None:
-        return Move(seat, action, cards)  # {seat, action, cards?}: most proposals
+        return new_tuple(Move, (seat, action, cards, (), NONE, NONE, None, None))  # {seat, action, cards?}: most proposals
     as_map, declare, decline, rank = obj.get("as"), obj.get("declare"), obj.get("decline"), obj.get("rank")
     return Move(seat, action, cards, _as_map(as_map, cards) if as_map else (),
                 NONE if declare is None else _names(declare, "declare"),

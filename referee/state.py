@@ -5,6 +5,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from .cards import rank_of
 from .shapes import Reading
 
@@ -59,9 +61,10 @@ class After(NamedTuple):
     cards: int = 0                # cards the play put down (a cut back needs as many jokers); 0: the field's size
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)  # no __slots__: a copy is one __dict__ update (the engine copies it several times a ply)
 class State:
-    rules: Ruleset
+    rules: "Ruleset"
     players: tuple
     seq: int = 0
     deal: int = 1
@@ -196,10 +199,16 @@ def _replace_state(self: State, changes: dict) -> State:
     (a copied __dict__ put in place costs less than filling the new object's own)."""
     if not _FIELDS.issuperset(changes):
         raise TypeError(f"State has no field(s) {sorted(set(changes) - _FIELDS)}")
-    d = self.__dict__.copy()
-    d.update(changes)
     new = _new(State)
-    _set(new, "__dict__", d)
+    _set(new, "__dict__", self.__dict__ | changes)
+    return new
+
+
+def copied(st: State, changes: dict) -> State:
+    """``st`` with ``changes`` (State fields the engine itself names, not checked): what every move does to a
+    State, without ``replace``'s keyword packing and check."""
+    new = _new(State)
+    _set(new, "__dict__", st.__dict__ | changes)
     return new
 
 
