@@ -12,6 +12,7 @@ from itertools import combinations
 
 from .cards import JOKERS_MASK, NORMAL_MASK, cards_of, deck
 from .rules import SHAPE_MODULES
+from .state import State
 
 
 def _joker_sets(jb: int) -> list[int]:
@@ -126,7 +127,7 @@ class Beat:
         return hi < f.hi if self.reversed else lo > f.lo
 
 
-def joined_candidates(st, possible: int) -> set[int]:
+def joined_candidates(st: State, possible: int) -> set[int]:
     """Card sets that a special play joins to the field (alone they may be no play): the extra_candidates hooks."""
     out: set[int] = set()
     if st.field is not None:
@@ -135,7 +136,7 @@ def joined_candidates(st, possible: int) -> set[int]:
     return out
 
 
-def special_candidates(st, possible: int) -> set[int]:
+def special_candidates(st: State, possible: int) -> set[int]:
     """Card sets that a special play may admit on the field without beating it: the special_candidates hooks
     (only what beats the field is generated otherwise)."""
     out: set[int] = set()
@@ -145,7 +146,7 @@ def special_candidates(st, possible: int) -> set[int]:
     return out
 
 
-def possible_cards(st, seat) -> int:
+def possible_cards(st: State, seat) -> int:
     """The cards ``seat`` may hold: its hand, plus every unseen card while part of its hand is unknown."""
     p = st.players[seat]
     if not p.unknown:

@@ -16,6 +16,8 @@ from .moves import Move
 from .play import forget, judge_play
 from .rules.base import Rejection
 from .state import State, replace
+
+_set = object.__setattr__
 from .verdict import Verdict
 
 
@@ -24,6 +26,7 @@ class Game:
     immutable snapshot for the edges (JSON, the service). ``live`` is the State itself, to be read only and not
     kept across a move (the next one changes it)."""
     __slots__ = ("live",)
+    live: State
 
     def __init__(self, st: State):
         self.live = replace(st)  # a copy nobody else holds
@@ -70,4 +73,5 @@ class Game:
         st = self.live
         forget(st, key_holds)
         changes["seq"] = st.seq + 1
-        st.__dict__.update(changes)  # State is frozen to everyone else; this one is private
+        for name, value in changes.items():  # State is immutable to everyone else; this one is private
+            _set(st, name, value)

@@ -10,7 +10,7 @@ from .moves import Move, move_json, parse_move
 from .play import Plan, joins_field, judge_play, same_key
 from .rules.base import Rejection
 from .resolution import resolve, written
-from .state import Field, copied, new_tuple, replace
+from .state import Field, State, copied, new_tuple, replace
 from .verdict import Verdict, reject, verdict_json
 
 CARD_ERRORS = ("invalid_cards",)
@@ -27,12 +27,12 @@ class _Unlogged:
 UNLOGGED = _Unlogged()
 
 
-def proceed(st, log):
+def proceed(st: State, log):
     """What a move left to do (``after``: its decisions, cut, skip, finishes; the end of the deal) is done."""
     return flow.proceed(st, log, decisions.normalize, deals.start_play)
 
 
-def actors(st) -> list[int]:
+def actors(st: State) -> list[int]:
     """The seats that must act now."""
     if st.pending:
         head = st.pending[0]
@@ -45,7 +45,7 @@ def actors(st) -> list[int]:
     return []
 
 
-def leads_through_window(st, mv) -> bool:
+def leads_through_window(st: State, mv) -> bool:
     """The next leader plays (or passes, with lead_pass) during the cut-back window: its lead closes it."""
     if not st.pending or st.pending[0].action != "cut_back" or mv.seat != st.turn:
         return False
@@ -53,12 +53,12 @@ def leads_through_window(st, mv) -> bool:
     return mv.action == "play" or (mv.action == "pass" and not in_window)
 
 
-def close_window(st, log):
+def close_window(st: State, log):
     """Nobody cut back before the lead: the cut resolves as if every seat had declined."""
     return proceed(replace(st, pending=()), log)
 
 
-def played(st, plan: Plan) -> dict:
+def played(st: State, plan: Plan) -> dict:
     """What every play writes: its cards leave the hand for the field, whose cards go beneath."""
     ctx = plan.ctx
     field = st.field
@@ -70,7 +70,7 @@ def played(st, plan: Plan) -> dict:
             "trick_plays": st.trick_plays + 1, "first_play": False, "idle": 0}
 
 
-def play_changes(st, plan: Plan) -> dict:
+def play_changes(st: State, plan: Plan) -> dict:
     """The changes a legal play writes: its cards, its effects folded and, when it leaves nothing to decide, cut,
     skip or finish, the next turn (who may take it changes only with the direction); else ``turn`` None and
     ``after`` says what is left (``proceed``)."""
@@ -89,7 +89,7 @@ def play_changes(st, plan: Plan) -> dict:
     return changes
 
 
-def _play(st, plan: Plan, log):
+def _play(st: State, plan: Plan, log):
     ctx = plan.ctx
     if log is not UNLOGGED:
         log.append({"kind": "play", "seat": ctx.seat, "cards": codes(ctx.reading.mask),
@@ -99,7 +99,7 @@ def _play(st, plan: Plan, log):
     return st if changes["turn"] is not None else proceed(st, log)
 
 
-def _pass(st, seat, log):
+def _pass(st: State, seat, log):
     if log is not UNLOGGED:
         log.append({"kind": "pass", "seat": seat})
     return same_key(st, flow.advance_after_pass(st, seat, log))
@@ -109,7 +109,7 @@ def _rejection(rej: Rejection) -> Verdict:
     return reject(rej.reason, rej.message, rej.rule)
 
 
-def _turn_rejection(st, mv) -> Verdict:
+def _turn_rejection(st: State, mv) -> Verdict:
     """No decision is pending, and it is not ``mv.seat``'s turn to play."""
     if st.phase == "deal_over":
         return reject("not_allowed", "the deal is over: start the next deal")
@@ -134,7 +134,7 @@ def _summary(seat, mv, plan, extra_effects):
     return text, tuple(fired)
 
 
-def _unchecked(st, mv) -> tuple:
+def _unchecked(st: State, mv) -> tuple:
     """Table mode: what the referee had to take on trust."""
     if not st.table:
         return ()
@@ -153,7 +153,7 @@ def _unchecked(st, mv) -> tuple:
     return tuple(out)
 
 
-def _change(st, move, log):
+def _change(st: State, move, log):
     """(move, rejection or None, the state the move was judged at, new state without its seq, log, plan)."""
     try:
         mv = move if type(move) is Move else parse_move(move)
@@ -198,7 +198,7 @@ def _numbered(new, st, st_at):
     return new
 
 
-def apply(st, move) -> tuple:
+def apply(st: State, move) -> tuple:
     """(verdict, new state, events). An illegal move leaves the state as it was and yields no event."""
     log: list[dict] = []
     mv, rejected, st_at, new, log, plan = _change(st, move, log)
@@ -215,17 +215,17 @@ def apply(st, move) -> tuple:
     return verdict, new, [event]
 
 
-def advance(st, move):
+def advance(st: State, move):
     """The state after a legal ``move``, or the rejecting Verdict: ``apply`` without its verdict and event (for
     replaying a log and for playouts)."""
     _, rejected, st_at, new, _, _ = _change(st, move, UNLOGGED)
     return rejected if rejected is not None else _numbered(new, st, st_at)
 
 
-def judge(st, move) -> Verdict:
+def judge(st: State, move) -> Verdict:
     """What would happen: the verdict of ``apply`` without keeping its state."""
     return apply(st, move)[0]
 
 
-def next_deal(st, hands=None):
+def next_deal(st: State, hands=None):
     return deals.next_deal(st, hands, proceed)

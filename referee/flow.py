@@ -4,32 +4,34 @@ Every function takes a State and returns a new one; ``log`` collects what happen
 """
 from __future__ import annotations
 
-from .state import copied, replace
+from .state import State, copied, replace
 
 
-def flushed(st, log) -> dict:
+def flushed(st: State, log) -> dict:
     """The changes that flush the field (流れる) into the discard pile and end the trick-long effects."""
     direction = -st.direction if st.trick_reversed else st.direction
     log.append({"kind": "flush"})
-    return dict(discard=st.discard | st.beneath | st.field.reading.mask, beneath=0, field=None, lock_suits=0,
+    field = st.field
+    assert field is not None
+    return dict(discard=st.discard | st.beneath | field.reading.mask, beneath=0, field=None, lock_suits=0,
                 lock_kind=None, rank_lock=False, jack_back=False, trick_plays=0, trick_reversed=False,
                 direction=direction, passed=0)
 
 
-def flush(st, log):
+def flush(st: State, log):
     """The field is flushed into the discard pile; trick-long effects end."""
     if st.field is None:
         return st
     return copied(st, flushed(st, log))
 
 
-def lead(st, seat, changes=None):
+def lead(st: State, seat, changes=None):
     """``seat`` leads on an empty field, or the next active player if it has finished; ``changes`` are written
     with the turn (one copy)."""
     return copied(st, leading(st, seat, changes))
 
 
-def leading(st, seat, changes=None) -> dict:
+def leading(st: State, seat, changes=None) -> dict:
     """The changes of ``lead``."""
     if not st.active(seat):
         seat = st.next_active(seat)
@@ -38,12 +40,12 @@ def leading(st, seat, changes=None) -> dict:
     return out
 
 
-def lead_after_flush(st, seat, log, changes=None):
+def lead_after_flush(st: State, seat, log, changes=None):
     """``lead(flush(st, log), seat)`` in one copy (who is active does not change with a flush)."""
     return copied(st, leading_after_flush(st, seat, log, changes))
 
 
-def leading_after_flush(st, seat, log, changes=None) -> dict:
+def leading_after_flush(st: State, seat, log, changes=None) -> dict:
     """The changes of ``lead_after_flush``."""
     more = flushed(st, log) if st.field is not None else {}
     if changes:
@@ -51,12 +53,12 @@ def leading_after_flush(st, seat, log, changes=None) -> dict:
     return leading(st, seat, more)
 
 
-def in_turn(st, seat) -> bool:
+def in_turn(st: State, seat) -> bool:
     """Can the turn stop at ``seat``? Active, and under pass_until_flush not passed since the flush."""
     return st.players[seat].place is None and not st.passed >> seat & 1
 
 
-def next_in_turn(st, player, direction: int | None = None) -> int:
+def next_in_turn(st: State, player, direction: int | None = None) -> int:
     """Who takes the turn after ``player``'s play that stays on the field, nobody skipped: the next seat that can
     (``in_turn``), or ``player`` again when none can; ``direction`` is the one the play leaves (st's if None)."""
     n = len(st.players)
@@ -69,7 +71,7 @@ def next_in_turn(st, player, direction: int | None = None) -> int:
     return player
 
 
-def advance_after_play(st, player, skip, log):
+def advance_after_play(st: State, player, skip, log):
     """Turn after a play that stays on the field: the next active player, skipping ``skip`` of them.
 
     If the skipping comes back round to the player (コンボ) it gets the turn with its cards still on the
@@ -79,7 +81,7 @@ def advance_after_play(st, player, skip, log):
         return replace(st, turn=next_in_turn(st, player))
     n = len(st.players)
     s = player
-    skipped = []
+    skipped: list[int] = []
     for _ in range(n * (skip + 2)):
         s = (s + st.direction) % n
         if s == player:
@@ -101,7 +103,7 @@ def advance_after_play(st, player, skip, log):
     raise AssertionError("no active seat to move to")
 
 
-def advance_after_pass(st, passer, log):
+def advance_after_pass(st: State, passer, log):
     """Turn after a pass: when it comes back to the field's owner, the field flushes and the owner leads.
 
     Under pass_until_flush the passer sits out until the flush, which comes once every active player has
@@ -114,7 +116,7 @@ def advance_after_pass(st, passer, log):
     return copied(st, pass_changes(st, passer, idle, log))
 
 
-def ended_by_pass(st, idle, log):
+def ended_by_pass(st: State, idle, log):
     """The state when a pass hook ends the deal on this pass (``idle`` counts it, pass_abort), else None."""
     for module, params in st.rules.pass_hooks:
         ended = module.after_pass(st, idle, log, params)
@@ -123,7 +125,7 @@ def ended_by_pass(st, idle, log):
     return None
 
 
-def pass_changes(st, passer, idle, log) -> dict:
+def pass_changes(st: State, passer, idle, log) -> dict:
     """The changes of a pass that the pass hooks let stand (``idle`` counts it): the turn moves on, or the trick
     ends and its owner leads (under pass_until_flush, when nobody played since the lead, the seat after the
     last passer leads again)."""
@@ -135,7 +137,7 @@ def pass_changes(st, passer, idle, log) -> dict:
     return leading_after_flush(st, st.field.seat, log, {"idle": idle})
 
 
-def _quiet_pass(st, passer, idle) -> dict | None:
+def _quiet_pass(st: State, passer, idle) -> dict | None:
     """The changes of a pass after which the trick goes on (the turn moves to the next seat that may play, the
     passer sitting out under pass_until_flush), or None when the pass ends the trick (every seat has passed, or
     the turn is back at the field's owner). ``idle`` counts this pass; the pass hooks were asked first."""
@@ -163,7 +165,7 @@ def _quiet_pass(st, passer, idle) -> dict | None:
     raise AssertionError("no active seat to move to")
 
 
-def _free_places(st):
+def _free_places(st: State):
     return st.free_places()
 
 
@@ -176,7 +178,7 @@ def forbidden_reason(ctx, effects) -> str | None:
     return why
 
 
-def finish(st, seat, forbidden, log):
+def finish(st: State, seat, forbidden, log):
     """``seat`` has emptied its hand: rank it (from the bottom if ``forbidden``), then the house rules."""
     free = _free_places(st)
     place = free[-1] if forbidden else free[0]
@@ -193,7 +195,7 @@ def finish(st, seat, forbidden, log):
     return end_if_over(st, log)
 
 
-def end_if_over(st, log):
+def end_if_over(st: State, log):
     if st.phase == "deal_over":
         return st
     active = st.active_seats()
@@ -208,7 +210,7 @@ def end_if_over(st, log):
     return replace(st, phase="deal_over", turn=None, pending=(), after=None)
 
 
-def finish_empty_hands(st, first, log):
+def finish_empty_hands(st: State, first, log):
     """Every active player left without cards finishes, in turn order from ``first``."""
     n = len(st.players)
     for i in range(n):
@@ -219,9 +221,10 @@ def finish_empty_hands(st, first, log):
     return st
 
 
-def resolve(st, log):
+def resolve(st: State, log):
     """All pending decisions of a play are made: cut, finish check, then whose turn (RULES.md §5 order)."""
     a = st.after
+    assert a is not None
     st = replace(st, after=None)
     flushed = False
     if a.cut:
@@ -242,7 +245,7 @@ def resolve(st, log):
     return advance_after_play(st, a.seat, a.skip, log)
 
 
-def open_window(st):
+def open_window(st: State):
     """Right after a cut the ``on_cut`` hooks may offer seats a decision (cut back, 切り返し); ``turn`` names the
     seat that leads if nobody takes it (it may lead at once, closing the window)."""
     window = tuple(p for module, params in st.rules.cut_hooks for p in module.on_cut(st, params))
@@ -254,7 +257,7 @@ def open_window(st):
     return replace(st, turn=leader, pending=window)
 
 
-def proceed(st, log, normalize, start_play):
+def proceed(st: State, log, normalize, start_play):
     """Go on until someone must decide something: pending decisions, the cut-back window, or the turn."""
     st = normalize(st, log)
     if st.pending or st.phase == "deal_over":

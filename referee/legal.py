@@ -28,7 +28,7 @@ from .play import Plan, joins_field, judge_play, judged_key, redeclared
 from .rules import ALIASES, DECLARABLE, SEQUENCES
 from .rules.base import PlayContext, Rejection
 from .shapes import beats, loose, readings
-from .state import new_tuple
+from .state import State, new_tuple
 
 EFFECT_DECLARATIONS = sorted(DECLARABLE - set(SEQUENCES))
 
@@ -58,7 +58,7 @@ def _outcome_readings(mask, shapes, min_stairs, suits_matter) -> tuple:
     return tuple(out)
 
 
-def _cannot_beat(st, seat, reading, field) -> bool:
+def _cannot_beat(st: State, seat, reading, field) -> bool:
     """A quick no before judging: a plain play that does not match or beat the field and no special play."""
     if reading.shape == field.shape and reading.n == field.n and beats(reading, field, st.reversed, st.rules.compare):
         return False
@@ -66,7 +66,7 @@ def _cannot_beat(st, seat, reading, field) -> bool:
     return not any(m.special_play(ctx, p) is not None for m, p in st.rules.special_hooks)
 
 
-def _play_moves(st, seat):
+def _play_moves(st: State, seat):
     """Every legal play of ``seat`` as a Move. Outside table mode (unknown cards), what a
     candidate set yields depends only on the judged part of the state (play.judged_key), so it is memoised."""
     global _beat
@@ -75,8 +75,9 @@ def _play_moves(st, seat):
     unknown = p.unknown
     possible = possible_cards(st, seat)
     jkey = None if unknown else judged_key(st, seat)
+    attach: frozenset | set = NO_SETS
     if st.field is None:
-        beat, attach = None, NO_SETS
+        beat = None
     else:
         attach = joined_candidates(st, possible) if rules.extra_hooks else NO_SETS
         # Beat reads only judged parts of the state (the field, the order) and the rules: the seats after a play
@@ -96,7 +97,8 @@ def _play_moves(st, seat):
     if beat is not None and (rules.special_cand_hooks or attach):
         cands |= special_candidates(st, possible) | attach
     get = memo.get
-    out = []
+    out: list = []
+    listed: tuple | None
     for mask in cands:
         if unknown and (mask.bit_count() > p.left or (mask & ~p.hand).bit_count() > unknown):
             continue
@@ -124,7 +126,7 @@ NO_SETS: frozenset = frozenset()
 _beat: tuple = (None, None, None)  # (rules, judged key, Beat) of the last listing on a field
 
 
-def _listed(st, seat, mask, attached) -> tuple:
+def _listed(st: State, seat, mask, attached) -> tuple:
     """The legal plays of the cards ``mask`` (Moves), each once."""
     rules = st.rules
     field = st.field.reading if st.field else None
@@ -183,7 +185,7 @@ def _listed(st, seat, mask, attached) -> tuple:
     return tuple(out)
 
 
-def _decision_moves(st, seat):
+def _decision_moves(st: State, seat):
     head = st.pending[0]
     if head.action == "cut_back":
         if seat not in {p.seat for p in window(st)}:
@@ -212,7 +214,7 @@ def _decision_moves(st, seat):
     return []
 
 
-def _choose_entry(st, head) -> dict:
+def _choose_entry(st: State, head) -> dict:
     """The give/discard decision at the head of the queue as one choose entry."""
     seat = head.seat
     hand, unknown = st.hand(seat), st.players[seat].unknown
@@ -269,7 +271,7 @@ def covers(entry: dict, move: dict) -> bool:
             and (limit is None or len(rest & set(limit["cards"])) <= limit["max"]))
 
 
-def options(st, seat: int) -> list:
+def options(st: State, seat: int) -> list:
     """``legal_moves`` for self-play and playouts: plays and passes as ``Move`` objects (shared, immutable: pass
     them to ``advance`` or ``apply`` as they are), decisions as their legal-move entries."""
     if st.pending or st.phase != "play" or st.turn != seat:
@@ -283,7 +285,7 @@ def options(st, seat: int) -> list:
 PASSES = tuple(Move(seat, "pass") for seat in range(8))  # options' passes, shared like its plays
 
 
-def legal_moves(st, seat: int, annotated: bool = False) -> list[dict]:
+def legal_moves(st: State, seat: int, annotated: bool = False) -> list[dict]:
     """Every legal move of ``seat`` now (decisions that choose cards as one choose entry); with ``annotated``,
     each with the effects it fires and whether going out with it is forbidden (``annotate``)."""
     if st.pending:

@@ -10,7 +10,7 @@ from .moves import Move
 from .rules import ALIASES, DECLARABLE, RULES, SEQUENCES, SHAPE_NAMES, SHAPE_PRIORITY
 from .rules.base import PlayContext, Rejection
 from .shapes import Reading, beats, loose, part, readings, readings_as, strength_key
-from .state import new_tuple
+from .state import State, new_tuple
 
 DECLARATIONS = DECLARABLE.union(ALIASES)  # every name a play may declare
 SEQUENCE_SET = frozenset(SEQUENCES)
@@ -142,7 +142,7 @@ def _special(ctx: PlayContext, rs):
     return None
 
 
-def judged_key(state, seat: int) -> int:
+def judged_key(state: State, seat: int) -> int:
     """What a play's judgement reads of the state besides the play itself (RULES.md §4-§6 as the rule hooks
     read it): the field, the order, the locks, whether this is the trick's second play, the revolution
     threshold, and while the match's first play is pending the cards the seat's plays must include (first_card
@@ -174,7 +174,7 @@ def _key_fields(s) -> tuple:
     return s.revolution, s.jack_back, s.lock_kind, s.lock_suits, s.rank_lock, s.revolution_min
 
 
-def same_key(old, new):
+def same_key(old: State, new: State):
     """``new``, known to have ``old``'s judged key when none of the key's parts changed (a pass that does not
     flush): the key is not built and hashed again for it."""
     global _last_key
@@ -185,7 +185,7 @@ def same_key(old, new):
     return new
 
 
-def forget(state, key_holds: bool = False) -> None:
+def forget(state: State, key_holds: bool = False) -> None:
     """``state`` was changed in place (core.Game): what is remembered of it by identity goes, its judged key too
     unless ``key_holds`` (none of the key's parts changed, as ``same_key`` knows it of a quiet pass)."""
     global _last_key, _raw_memo
@@ -195,7 +195,7 @@ def forget(state, key_holds: bool = False) -> None:
         _last_key = (None, None, None)
 
 
-def judge_play(state, move: Move, with_effects: bool = True, probe: bool = False):
+def judge_play(state: State, move: Move, with_effects: bool = True, probe: bool = False):
     """A Plan for a legal play, or a Rejection. Without ``with_effects`` (only legality wanted) the plan's
     effects are left empty unless declarations decide the reading. A ``probe`` asks only which effects fire
     (legal_moves declaring everything): a judgement not memoised yet is not memoised (nobody asks for it again),
@@ -239,7 +239,7 @@ def judge_play(state, move: Move, with_effects: bool = True, probe: bool = False
     return new_tuple(Plan, (ctx, field_reading, effects, void, False))
 
 
-def _judge(state, move: Move, with_effects: bool, probe: bool = False):
+def _judge(state: State, move: Move, with_effects: bool, probe: bool = False):
     rs = state.rules
     seat = move.seat
     unknown = move.declare - DECLARATIONS if move.declare else None
@@ -307,7 +307,7 @@ def _judge(state, move: Move, with_effects: bool, probe: bool = False):
     return new_tuple(Plan, (option[0], option[1], effects, void, len(cands) == 1 and option[0].special is None))
 
 
-def redeclared(state, move, plan: Plan) -> Plan:
+def redeclared(state: State, move, plan: Plan) -> Plan:
     """The judgement of ``move``, the cards of ``plan`` (a Plan judged just now: ``alone``) with other declarations
     and no other change: declarations decide only which effects it keeps (no rule hook reads them; only the
     choice between readings and special plays does), so the effects are picked again and the rest stands."""
@@ -318,7 +318,7 @@ def redeclared(state, move, plan: Plan) -> Plan:
     return new_tuple(Plan, (ctx, plan.field_reading, effects, void, False))
 
 
-def not_held(state, seat, missing) -> Rejection:
+def not_held(state: State, seat, missing) -> Rejection:
     if state.table and state.players[seat].unknown:
         return Rejection("not_in_hand", f"seat {seat} cannot hold {' '.join(codes(missing))}: "
                          f"{'already seen elsewhere' if missing & state.seen() else 'more cards than it has'}")

@@ -2,10 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
-
-from mypy_extensions import mypyc_attr
 
 from .cards import rank_of
 from .shapes import Reading
@@ -61,42 +58,110 @@ class After(NamedTuple):
     cards: int = 0                # cards the play put down (a cut back needs as many jokers); 0: the field's size
 
 
-@mypyc_attr(native_class=False)
-@dataclass(frozen=True)  # no __slots__: a copy is one __dict__ update (the engine copies it several times a ply)
 class State:
+    """The whole state of a game. Immutable to all but the engine: every move makes a new State (``copied``),
+    and only ``core.Game`` writes its own private one in place. Compiled, it is a native class: its fields are
+    read straight from the object and a copy is filled field by field, both several times cheaper than through
+    an instance dictionary."""
     rules: "Ruleset"
     players: tuple
-    seq: int = 0
-    deal: int = 1
-    phase: str = "play"           # exchange, play, deal_over
-    turn: int | None = None
-    direction: int = 1
-    revolution: bool = False
-    jack_back: bool = False
-    field: Field | None = None
-    beneath: int = 0              # cards beaten earlier in this trick, still on the table
-    lock_suits: int = 0
-    lock_kind: str | None = None  # "exact" (suit_lock) or "partial" (partial_suit_lock)
-    rank_lock: bool = False
-    trick_plays: int = 0
-    trick_reversed: bool = False  # a nine reversed the direction during this trick
-    revolution_min: int = 0       # raised by great_revolution / nuclear_bomb
-    pending: tuple = ()
-    after: After | None = None
-    finish_order: tuple = ()
-    discard: int = 0
-    out_of_play: int = 0
-    first_play: bool = True       # the first play of the match has not happened yet
-    dealer: int = 0
-    seed: int | None = None
-    previous_places: tuple = ()   # places of the previous deal, by seat
-    exchange_counts: tuple = (2, 1)
-    days: int = 0
-    ended_by: str | None = None   # the rule that ended the deal early (gekokujo)
-    table: bool = False           # table mode: hands are unknown, only counts and what was shown
-    hidden_discards: int = 0      # cards discarded unseen (a fallen top's unknown hand, table mode)
-    passed: int = 0               # pass_until_flush: bitmask of the seats that passed since the last flush
-    idle: int = 0                 # passes in a row since the last play (pass_abort)
+    seq: int
+    deal: int
+    phase: str  # exchange, play, deal_over
+    turn: int | None
+    direction: int
+    revolution: bool
+    jack_back: bool
+    field: Field | None
+    beneath: int  # cards beaten earlier in this trick, still on the table
+    lock_suits: int
+    lock_kind: str | None  # "exact" (suit_lock) or "partial" (partial_suit_lock)
+    rank_lock: bool
+    trick_plays: int
+    trick_reversed: bool  # a nine reversed the direction during this trick
+    revolution_min: int  # raised by great_revolution / nuclear_bomb
+    pending: tuple
+    after: After | None
+    finish_order: tuple
+    discard: int
+    out_of_play: int
+    first_play: bool  # the first play of the match has not happened yet
+    dealer: int
+    seed: int | None
+    previous_places: tuple  # places of the previous deal, by seat
+    exchange_counts: tuple
+    days: int
+    ended_by: str | None  # the rule that ended the deal early (gekokujo)
+    table: bool  # table mode: hands are unknown, only counts and what was shown
+    hidden_discards: int  # cards discarded unseen (a fallen top's unknown hand, table mode)
+    passed: int  # pass_until_flush: bitmask of the seats that passed since the last flush
+    idle: int  # passes in a row since the last play (pass_abort)
+
+    def __init__(self, rules: "Ruleset", players: tuple, seq: int = 0, deal: int = 1, phase: str = "play",
+                 turn: int | None = None, direction: int = 1, revolution: bool = False, jack_back: bool = False,
+                 field: Field | None = None, beneath: int = 0, lock_suits: int = 0, lock_kind: str | None = None,
+                 rank_lock: bool = False, trick_plays: int = 0, trick_reversed: bool = False, revolution_min: int = 0,
+                 pending: tuple = (), after: After | None = None, finish_order: tuple = (), discard: int = 0,
+                 out_of_play: int = 0, first_play: bool = True, dealer: int = 0, seed: int | None = None,
+                 previous_places: tuple = (), exchange_counts: tuple = (2, 1), days: int = 0,
+                 ended_by: str | None = None, table: bool = False, hidden_discards: int = 0, passed: int = 0,
+                 idle: int = 0) -> None:
+        self.rules = rules
+        self.players = players
+        self.seq = seq
+        self.deal = deal
+        self.phase = phase
+        self.turn = turn
+        self.direction = direction
+        self.revolution = revolution
+        self.jack_back = jack_back
+        self.field = field
+        self.beneath = beneath
+        self.lock_suits = lock_suits
+        self.lock_kind = lock_kind
+        self.rank_lock = rank_lock
+        self.trick_plays = trick_plays
+        self.trick_reversed = trick_reversed
+        self.revolution_min = revolution_min
+        self.pending = pending
+        self.after = after
+        self.finish_order = finish_order
+        self.discard = discard
+        self.out_of_play = out_of_play
+        self.first_play = first_play
+        self.dealer = dealer
+        self.seed = seed
+        self.previous_places = previous_places
+        self.exchange_counts = exchange_counts
+        self.days = days
+        self.ended_by = ended_by
+        self.table = table
+        self.hidden_discards = hidden_discards
+        self.passed = passed
+        self.idle = idle
+
+    def values(self) -> tuple:
+        """Every field, in FIELD_NAMES order."""
+        return (self.rules, self.players, self.seq, self.deal, self.phase, self.turn, self.direction, self.revolution,
+                self.jack_back, self.field, self.beneath, self.lock_suits, self.lock_kind, self.rank_lock,
+                self.trick_plays, self.trick_reversed, self.revolution_min, self.pending, self.after,
+                self.finish_order, self.discard, self.out_of_play, self.first_play, self.dealer, self.seed,
+                self.previous_places, self.exchange_counts, self.days, self.ended_by, self.table,
+                self.hidden_discards, self.passed, self.idle)
+
+    def clone(self) -> State:
+        return State(*self.values())
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not State:
+            return NotImplemented
+        return self.values() == other.values()
+
+    def __hash__(self) -> int:
+        return hash(self.values())
+
+    def __repr__(self) -> str:
+        return "State(" + ", ".join(f"{k}={v!r}" for k, v in zip(FIELD_NAMES, self.values())) + ")"
 
     @property
     def reversed(self) -> bool:
@@ -187,28 +252,32 @@ def strength(c: int, reversed_order: bool) -> int:
     return 12 - r if reversed_order else r
 
 
-_FIELDS = frozenset(f.name for f in dataclasses.fields(State))
+FIELD_NAMES = ("rules", "players", "seq", "deal", "phase", "turn", "direction", "revolution", "jack_back", "field",
+               "beneath", "lock_suits", "lock_kind", "rank_lock", "trick_plays", "trick_reversed", "revolution_min",
+               "pending", "after", "finish_order", "discard", "out_of_play", "first_play", "dealer", "seed",
+               "previous_places", "exchange_counts", "days", "ended_by", "table", "hidden_discards", "passed", "idle")
+_FIELDS = frozenset(FIELD_NAMES)
+_PLAIN = "__dict__" in vars(State)  # pure Python: a State has an instance dictionary, copied in one step
 _new = object.__new__
-
-
 _set = object.__setattr__
 
 
 def _replace_state(self: State, changes: dict) -> State:
-    """dataclasses.replace for State without re-running __init__: the engine makes several new States per move
-    (a copied __dict__ put in place costs less than filling the new object's own)."""
     if not _FIELDS.issuperset(changes):
         raise TypeError(f"State has no field(s) {sorted(set(changes) - _FIELDS)}")
-    new = _new(State)
-    _set(new, "__dict__", self.__dict__ | changes)
-    return new
+    return copied(self, changes)
 
 
 def copied(st: State, changes: dict) -> State:
     """``st`` with ``changes`` (State fields the engine itself names, not checked): what every move does to a
     State, without ``replace``'s keyword packing and check."""
-    new = _new(State)
-    _set(new, "__dict__", st.__dict__ | changes)
+    if _PLAIN:
+        new = _new(State)
+        _set(new, "__dict__", st.__dict__ | changes)
+        return new
+    new = st.clone()
+    for name, value in changes.items():
+        _set(new, name, value)
     return new
 
 

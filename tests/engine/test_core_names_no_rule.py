@@ -27,7 +27,8 @@ LABELS = {
     **{("effects.py", r): KIND for r in ("revolution", "jack_back", "rank_lock")},
     **{(f, "forbidden_finish"): ANNOTATION for f in ("annotate.py", "moves.py")},
     **{(f, "exchange"): PHASE for f in ("deals.py", "flow.py", "serialize.py")},
-    **{(f, r): FIELD for f in ("resolution.py", "state_fields.py") for r in ("revolution", "jack_back", "rank_lock")},
+    **{(f, r): FIELD for f in ("resolution.py", "state.py", "state_fields.py")
+       for r in ("revolution", "jack_back", "rank_lock")},
     ("ruleset.py", "jokers"): FIELD,
     ("engine.py", "lead_pass"): CITED,          # must_play: passing on an empty field needs lead_pass
     ("flow.py", "forbidden_finish"): CITED,     # a finish ranked from the bottom

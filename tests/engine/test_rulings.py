@@ -1,5 +1,5 @@
 """RULES.md §10: one scenario (or more) with explicit hands for every ruling, numbered as there."""
-from dataclasses import replace
+from referee.state import replace
 
 import pytest
 

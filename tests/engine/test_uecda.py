@@ -1,5 +1,5 @@
 """The uecda preset against the UEC contest server's reference behaviour (FujiGokoroUECda, src/server/)."""
-from dataclasses import replace
+from referee.state import replace
 
 import pytest
 
