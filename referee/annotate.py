@@ -29,7 +29,7 @@ from .moves import Move, parse_move
 from .memo import remember
 from .play import judge_play, judged_key
 from .rules.base import Rejection
-from .state import new_tuple, replace
+from .state import State, new_tuple, replace
 
 
 def nothing() -> dict:
@@ -37,13 +37,13 @@ def nothing() -> dict:
     return {"effects": [], "kinds": [], "forbidden_finish": False}
 
 
-def annotate(st, entries: list[dict]) -> list[dict]:
+def annotate(st: State, entries: list[dict]) -> list[dict]:
     """Each legal-moves entry of ``st`` with its ``effects``, ``kinds`` and ``forbidden_finish``."""
     closed: list = []  # the state with the cut-back window closed, made once: the next leader's plays are judged there
     return [dict(entry, **_annotation(st, entry, closed)) for entry in entries]
 
 
-def _annotation(st, entry: dict, closed: list) -> dict:
+def _annotation(st: State, entry: dict, closed: list) -> dict:
     action = entry["action"]
     if action == "cut_back":
         why = cut_back_finish(st, entry["seat"], parse_many(entry["cards"]), st.pending[0].rule)
@@ -65,14 +65,14 @@ class Note(NamedTuple):
     forbidden_finish: bool
 
 
-def play_notes(st, seat: int, moves) -> list[Note | None]:
+def play_notes(st: State, seat: int, moves) -> list[Note | None]:
     """``play_note`` of each of ``seat``'s ``moves`` (None for a pass), the state's key made once."""
     jkey = judged_key(st, seat)
     get = st.rules.moves_memo.get
     return [None if mv.action == "pass" else (get((jkey, mv[1:])) or play_note(st, mv)) for mv in moves]
 
 
-def play_note(st, mv: Move) -> Note:
+def play_note(st: State, mv: Move) -> Note:
     """The annotation of the legal play ``mv``, memoised with the plays listed under play.judged_key and the move
     without its seat: as judge_play's judgement, it does not depend on the seat there (another seat's same cards
     on the same field are annotated alike)."""
@@ -90,13 +90,13 @@ def play_note(st, mv: Move) -> Note:
     return hit
 
 
-def play_annotation(st, mv: Move) -> dict:
+def play_annotation(st: State, mv: Move) -> dict:
     """The annotation of the legal play ``mv`` as ``annotate`` adds it to its entry."""
     note = play_note(st, mv)
     return {"effects": list(note.effects), "kinds": list(note.kinds), "forbidden_finish": note.forbidden_finish}
 
 
-def forbidden_last(st, seat: int) -> list[str]:
+def forbidden_last(st: State, seat: int) -> list[str]:
     """The cards of ``seat`` that could not be its last card: each is judged as a lone lead on the field as a
     flush now leaves it, and going out with it would rank the seat from the bottom. That lead's judged key
     depends only on this state's, so it is memoised under this state's key, and each card's answer under the
@@ -124,6 +124,6 @@ def forbidden_last(st, seat: int) -> list[str]:
     return out
 
 
-def _lead(st, seat: int):
+def _lead(st: State, seat: int):
     """``seat`` leading on the field as a flush now leaves it."""
     return replace(flush(st, []), pending=(), turn=seat, first_play=False)

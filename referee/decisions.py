@@ -11,7 +11,7 @@ from .flow import forbidden_reason
 from .play import not_held
 from .rules.base import PlayContext, Rejection
 from .shapes import readings
-from .state import After, Field, replace, strength
+from .state import After, Field, State, replace, strength
 
 VERBS = {"give": "give", "discard": "discard", "take": "take", "request": "name a rank", "cut_back": "cut back"}
 
@@ -68,7 +68,7 @@ def _allowed(p, hand):
     return hand & _rank_filter(p)
 
 
-def _move_cards(st, p, cards, log):
+def _move_cards(st: State, p, cards, log):
     st = st.without(p.seat, cards)
     if p.action == "give":
         st = st.with_player(p.to, hand=st.hand(p.to) | cards)
@@ -79,7 +79,7 @@ def _move_cards(st, p, cards, log):
     return replace(st, pending=st.pending[1:])
 
 
-def _auto_choice(st, p):
+def _auto_choice(st: State, p):
     """The cards of a give/discard when there is nothing to choose, else None."""
     if st.players[p.seat].unknown:
         return None  # table mode: the seat names the cards
@@ -96,7 +96,7 @@ def _auto_choice(st, p):
     return None
 
 
-def normalize(st, log):
+def normalize(st: State, log):
     while st.pending:
         p = st.pending[0]
         if p.action in ("give", "discard"):
@@ -131,11 +131,11 @@ def normalize(st, log):
     return st
 
 
-def window(st):
+def window(st: State):
     return [p for p in st.pending if p.action == "cut_back"]
 
 
-def judge(st, mv):
+def judge(st: State, mv):
     """None when the answer is acceptable, else a Rejection."""
     head = st.pending[0]
     if head.action == "cut_back":
@@ -194,7 +194,7 @@ def judge(st, mv):
     return Rejection("not_allowed", describe(head), head.rule)
 
 
-def apply(st, mv, log):
+def apply(st: State, mv, log):
     """Apply an accepted answer; returns the new state (pending possibly not yet normalized)."""
     head = st.pending[0]
     if head.upto and mv.action == "pass":
@@ -221,7 +221,7 @@ def apply(st, mv, log):
     return _request(st, head, mv, log)
 
 
-def _not_held(st, ask, rank, queue):
+def _not_held(st: State, ask, rank, queue):
     """A rank answered "not held" cannot be named again; once every rank has been, the request ends with the
     cards received so far (only a table-mode answer, which the referee cannot check, gets there)."""
     ask = replace(ask, banned=ask.banned + (rank,))
@@ -230,7 +230,7 @@ def _not_held(st, ask, rank, queue):
     return replace(st, pending=(ask,) + queue)
 
 
-def _request(st, head, mv, log):
+def _request(st: State, head, mv, log):
     asked = head.to
     if st.players[asked].unknown:
         # table mode: the asked seat answers with the cards, or passes for "not held"
@@ -253,17 +253,18 @@ def _request(st, head, mv, log):
     return replace(st, pending=(give,) + queue)
 
 
-def cut_back_finish(st, seat, cards, rule) -> str | None:
+def cut_back_finish(st: State, seat, cards, rule) -> str | None:
     """Why going out with a cut back (``rule``) of ``cards`` (jokers) would rank ``seat`` from the bottom, or None."""
     reading = readings(cards, frozenset())[0]
     return forbidden_reason(PlayContext(st, seat, reading, None, st.reversed, frozenset(), frozenset(), rule, 0), ())
 
 
-def _cut_back(st, mv, rule, log):
+def _cut_back(st: State, mv, rule, log):
     reading = readings(mv.cards, frozenset())[0]
     st = st.without(mv.seat, mv.cards)
     beneath = st.beneath | (st.field.reading.mask if st.field else 0)
     log.append({"kind": "cut_back", "seat": mv.seat, "cards": codes(mv.cards), "rule": rule})
     went_out = ((mv.seat, cut_back_finish(st, mv.seat, mv.cards, rule)),) if st.left(mv.seat) == 0 else ()
+    assert st.after is not None  # a cut back answers the cut a play left to do
     return replace(st, field=Field(reading, mv.seat), beneath=beneath, pending=(),
                    after=After(mv.seat, cut=rule, went_out=st.after.went_out + went_out))

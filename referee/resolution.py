@@ -1,7 +1,7 @@
 """A play's effects folded into one resolution, then written onto the state in one step."""
 from __future__ import annotations
 
-from .state import After
+from .state import After, State
 
 
 class Resolution:
@@ -24,14 +24,14 @@ class Resolution:
         self.skip = 0
 
 
-def resolve(st, ctx, effects) -> Resolution:
+def resolve(st: State, ctx, effects) -> Resolution:
     res = Resolution(st, ctx)
     for e in effects:
         e.fold(res)
     return res
 
 
-def written(st, res: Resolution, went_out: tuple) -> dict:
+def written(st: State, res: Resolution, went_out: tuple) -> dict:
     """The changes that write the resolution onto ``st``, the play's remaining steps in ``after`` (None when the
     turn just moves on to the next seat)."""
     queue = tuple(res.queue)

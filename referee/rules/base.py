@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from ..errors import InputError
 from ..shapes import Reading
+from ..state import State
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ class Param:
 class PlayContext(NamedTuple):
     """What a rule sees of a play being judged: the state before it, and the play. (Immutable; a named tuple
     because judging builds several per play and a frozen dataclass takes five times as long to build.)"""
-    state: Any                # State before the play
+    state: State              # the state before the play (typed: compiled hooks read its fields directly)
     seat: int
     reading: Reading          # the played cards as read (typed: compiled hooks read its fields directly)
     field: Reading | None     # the field before the play
