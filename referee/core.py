@@ -15,9 +15,7 @@ from .legal import options
 from .moves import Move
 from .play import forget, judge_play
 from .rules.base import Rejection
-from .state import State, replace
-
-_set = object.__setattr__
+from .state import State, put_field, replace
 from .verdict import Verdict
 
 
@@ -74,4 +72,4 @@ class Game:
         forget(st, key_holds)
         changes["seq"] = st.seq + 1
         for name, value in changes.items():  # State is immutable to everyone else; this one is private
-            _set(st, name, value)
+            put_field(st, name, value)

@@ -189,12 +189,12 @@ def _change(st: State, move, log):
     return mv, None, st, new, log, plan
 
 
-def _numbered(new, st, st_at):
+def _numbered(new: State, st: State, st_at: State) -> State:
     """``new`` with the next seq. A state this move made is not yet seen by anyone: its seq is written in place (a
     copy less per move)."""
     if new is st or new is st_at:
         return replace(new, seq=st_at.seq + 1)
-    object.__setattr__(new, "seq", st_at.seq + 1)
+    new.seq = st_at.seq + 1
     return new
 
 

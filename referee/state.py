@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .cards import rank_of
 from .shapes import Reading
@@ -150,7 +150,14 @@ class State:
                 self.hidden_discards, self.passed, self.idle)
 
     def clone(self) -> State:
-        return State(*self.values())
+        # every field named: compiled, this calls the native constructor directly (a starred call parses 33
+        # arguments by name)
+        return State(self.rules, self.players, self.seq, self.deal, self.phase, self.turn, self.direction,
+                     self.revolution, self.jack_back, self.field, self.beneath, self.lock_suits, self.lock_kind,
+                     self.rank_lock, self.trick_plays, self.trick_reversed, self.revolution_min, self.pending,
+                     self.after, self.finish_order, self.discard, self.out_of_play, self.first_play, self.dealer,
+                     self.seed, self.previous_places, self.exchange_counts, self.days, self.ended_by, self.table,
+                     self.hidden_discards, self.passed, self.idle)
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not State:
@@ -277,8 +284,37 @@ def copied(st: State, changes: dict) -> State:
         return new
     new = st.clone()
     for name, value in changes.items():
-        _set(new, name, value)
+        put_field(new, name, value)
     return new
+
+
+def put_field(st: State, name: str, value: Any) -> None:
+    """``st.<name> = value`` for the fields moves change most, written straight into the native object (a
+    setattr by name goes through the type's descriptors); any other field by name."""
+    if name == "turn":
+        st.turn = value
+    elif name == "idle":
+        st.idle = value
+    elif name == "players":
+        st.players = value
+    elif name == "field":
+        st.field = value
+    elif name == "beneath":
+        st.beneath = value
+    elif name == "trick_plays":
+        st.trick_plays = value
+    elif name == "first_play":
+        st.first_play = value
+    elif name == "passed":
+        st.passed = value
+    elif name == "after":
+        st.after = value
+    elif name == "pending":
+        st.pending = value
+    elif name == "direction":
+        st.direction = value
+    else:
+        _set(st, name, value)
 
 
 def replace(obj, **changes):
