@@ -7,7 +7,7 @@ from .cards import codes
 from .effects import Unlock
 from .errors import InputError
 from .moves import Move, move_json, parse_move
-from .play import Plan, joins_field, judge_play, same_key
+from .play import Plan, carry_key, joins_field, judge_play
 from .rules.base import Rejection
 from .resolution import resolve, written
 from .state import Field, State, copied, new_tuple, replace
@@ -102,7 +102,13 @@ def _play(st: State, plan: Plan, log):
 def _pass(st: State, seat, log):
     if log is not UNLOGGED:
         log.append({"kind": "pass", "seat": seat})
-    return same_key(st, flow.advance_after_pass(st, seat, log))
+    idle = st.idle + 1
+    ended = flow.ended_by_pass(st, idle, log)  # pass_abort
+    if ended is not None:
+        return ended
+    changes = flow.pass_changes(st, seat, idle, log)
+    new = copied(st, changes)
+    return new if "field" in changes else carry_key(st, new)
 
 
 def _rejection(rej: Rejection) -> Verdict:

@@ -103,19 +103,6 @@ def advance_after_play(st: State, player, skip, log):
     raise AssertionError("no active seat to move to")
 
 
-def advance_after_pass(st: State, passer, log):
-    """Turn after a pass: when it comes back to the field's owner, the field flushes and the owner leads.
-
-    Under pass_until_flush the passer sits out until the flush, which comes once every active player has
-    passed; a pass on an empty field (lead_pass) just moves the turn on. pass_abort counts passes in a row.
-    """
-    idle = st.idle + 1
-    ended = ended_by_pass(st, idle, log)
-    if ended is not None:
-        return ended
-    return copied(st, pass_changes(st, passer, idle, log))
-
-
 def ended_by_pass(st: State, idle, log):
     """The state when a pass hook ends the deal on this pass (``idle`` counts it, pass_abort), else None."""
     for module, params in st.rules.pass_hooks:

@@ -174,20 +174,19 @@ def _key_fields(s) -> tuple:
     return s.revolution, s.jack_back, s.lock_kind, s.lock_suits, s.rank_lock, s.revolution_min
 
 
-def same_key(old: State, new: State):
-    """``new``, known to have ``old``'s judged key when none of the key's parts changed (a pass that does not
-    flush): the key is not built and hashed again for it."""
+def carry_key(old: State, new: State) -> State:
+    """``new``, which has ``old``'s judged key (a pass that does not flush changes none of the key's parts: it
+    writes the turn, the passes and who sat out): the key is not built and hashed again for it."""
     global _last_key
     last = _last_key
-    if (last[0] is old and new.field is old.field and not new.first_play and new.rules is old.rules
-            and (new.trick_plays == 1) == (old.trick_plays == 1) and _key_fields(new) == _key_fields(old)):
+    if last[0] is old:
         _last_key = (new, last[1], last[2])
     return new
 
 
 def forget(state: State, key_holds: bool = False) -> None:
     """``state`` was changed in place (core.Game): what is remembered of it by identity goes, its judged key too
-    unless ``key_holds`` (none of the key's parts changed, as ``same_key`` knows it of a quiet pass)."""
+    unless ``key_holds`` (none of the key's parts changed: a pass that does not flush, as in ``carry_key``)."""
     global _last_key, _raw_memo
     if _raw_memo[0] is state:
         _raw_memo = (None, {})
