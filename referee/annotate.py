@@ -68,8 +68,8 @@ class Note(NamedTuple):
 def play_notes(st: State, seat: int, moves) -> list[Note | None]:
     """``play_note`` of each of ``seat``'s ``moves`` (None for a pass), the state's key made once."""
     jkey = judged_key(st, seat)
-    get = st.rules.moves_memo.get
-    return [None if mv.action == "pass" else (get((jkey, mv[1:])) or play_note(st, mv)) for mv in moves]
+    memo = st.rules.moves_memo
+    return [None if mv.action == "pass" else (memo.get((jkey, mv[1:])) or play_note(st, mv)) for mv in moves]
 
 
 def play_note(st: State, mv: Move) -> Note:

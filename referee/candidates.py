@@ -25,7 +25,7 @@ def _joker_sets(jb: int) -> list[int]:
 JOKER_SETS = [tuple(_joker_sets(jb << 52)[1:]) for jb in range(4)]
 
 
-def _group_table():
+def _group_table() -> list[list[list[dict[int, tuple]]]]:
     """GROUPS[rank][suit pattern][jokers held 0-3] = {size: sets}: a rank's groups (and singles), with jokers."""
     table = []
     for r in range(13):
@@ -33,7 +33,7 @@ def _group_table():
         for pattern in range(16):
             by_jokers = []
             for jb in range(4):
-                sizes = {}
+                sizes: dict[int, list[int]] = {}
                 for sub in range(1, 16):
                     if sub & ~pattern:
                         continue

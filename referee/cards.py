@@ -66,9 +66,8 @@ def parse_many(texts) -> int:
     if not isinstance(texts, (list, tuple)):
         raise InputError("invalid_cards", "cards must be a list of card codes")
     mask = 0
-    get = _CODES.get
     for t in texts:
-        c = get(t) if type(t) is str else None  # a code as the engine writes it
+        c = _CODES.get(t) if type(t) is str else None  # a code as the engine writes it
         if c is None:
             c = parse(t)
         if mask >> c & 1:

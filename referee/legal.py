@@ -96,7 +96,6 @@ def _play_moves(st: State, seat):
     cands = candidates(possible, rules, swaps=not unknown, beat=beat)
     if beat is not None and (rules.special_cand_hooks or attach):
         cands |= special_candidates(st, possible) | attach
-    get = memo.get
     out: list = []
     listed: tuple | None
     for mask in cands:
@@ -109,9 +108,9 @@ def _play_moves(st: State, seat):
             listed = _listed(st, seat, mask, attached)
         else:
             # a seat's own copy first: only the seat that listed the cards first reads the shared entry each time
-            listed = get((jkey, seat, mask, attached))
+            listed = memo.get((jkey, seat, mask, attached))
             if listed is None:
-                listed = get((jkey, mask, attached))
+                listed = memo.get((jkey, mask, attached))
                 if listed is None:
                     listed = remember(memo, (jkey, mask, attached), _listed(st, seat, mask, attached))
                 elif listed and listed[0].seat != seat:

@@ -289,8 +289,8 @@ def copied(st: State, changes: dict) -> State:
 
 
 def put_field(st: State, name: str, value: Any) -> None:
-    """``st.<name> = value`` for the fields moves change most, written straight into the native object (a
-    setattr by name goes through the type's descriptors); any other field by name."""
+    """``st.<name> = value``, written straight into the native object for the fields moves change (a setattr by
+    name goes through the type's descriptors); any other field by name."""
     if name == "turn":
         st.turn = value
     elif name == "idle":
@@ -313,6 +313,28 @@ def put_field(st: State, name: str, value: Any) -> None:
         st.pending = value
     elif name == "direction":
         st.direction = value
+    elif name == "discard":
+        st.discard = value
+    elif name == "lock_suits":
+        st.lock_suits = value
+    elif name == "lock_kind":
+        st.lock_kind = value
+    elif name == "rank_lock":
+        st.rank_lock = value
+    elif name == "jack_back":
+        st.jack_back = value
+    elif name == "trick_reversed":
+        st.trick_reversed = value
+    elif name == "revolution":
+        st.revolution = value
+    elif name == "revolution_min":
+        st.revolution_min = value
+    elif name == "finish_order":
+        st.finish_order = value
+    elif name == "phase":
+        st.phase = value
+    elif name == "seq":
+        st.seq = value
     else:
         _set(st, name, value)
 
