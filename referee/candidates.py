@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations
+from typing import Final
 
 from .cards import JOKERS_MASK, NORMAL_MASK, cards_of, deck
 from .rules import SHAPE_MODULES
+from .shapes import Reading
 from .state import State
 
 
@@ -22,7 +24,7 @@ def _joker_sets(jb: int) -> list[int]:
 
 
 # JOKER_SETS[jokers held 0-3]: the non-empty sets of jokers
-JOKER_SETS = [tuple(_joker_sets(jb << 52)[1:]) for jb in range(4)]
+JOKER_SETS: Final = [tuple(_joker_sets(jb << 52)[1:]) for jb in range(4)]
 
 
 def _group_table() -> list[list[list[dict[int, tuple]]]]:
@@ -45,10 +47,10 @@ def _group_table() -> list[list[list[dict[int, tuple]]]]:
     return table
 
 
-GROUPS = _group_table()
+GROUPS: Final = _group_table()
 # SUIT_BITS[x]: the ranks (bit r) of the cards of suit 0 in 16 bits of a hand shifted to that suit (bits 4r)
-SUIT_BITS = {sum(1 << 4 * r for r in range(4) if p >> r & 1): p for p in range(16)}
-SINGLE_STEP = {m.ID: m.RUN_STEP for m in SHAPE_MODULES if hasattr(m, "RUN_STEP")}  # one suit's runs
+SUIT_BITS: Final = {sum(1 << 4 * r for r in range(4) if p >> r & 1): p for p in range(16)}
+SINGLE_STEP: Final = {m.ID: m.RUN_STEP for m in SHAPE_MODULES if hasattr(m, "RUN_STEP")}  # one suit's runs
 
 
 def suit_pattern(hand: int, s: int) -> int:
@@ -104,15 +106,19 @@ def _grouped(slots):
     return out
 
 
-CROSS_SUIT_GROUPS = _grouped(_sequence_slots())
+CROSS_SUIT_GROUPS: Final = _grouped(_sequence_slots())
 
 
 class Beat:
     """Which generated sets may beat the field: the field's shape and size, stronger in the order in force (groups
     and singles: the ranks above the field's, in ``candidates``)."""
     __slots__ = ("field", "reversed", "above")
+    field: Reading
+    reversed: bool
+    above: bool
 
-    def __init__(self, st):
+    def __init__(self, st: State):
+        assert st.field is not None  # a Beat is made only on a field
         self.field = st.field.reading
         self.reversed = st.reversed
         self.above = st.rules.compare == "above"

@@ -6,14 +6,17 @@ int with bit ``card`` set, so set operations are single integer operations.
 """
 from __future__ import annotations
 
+from typing import Final
+
 from .errors import InputError
 
-SUITS = "SHDC"
-RANKS = "3456789TJQKA2"
-JOKER1, JOKER2 = 52, 53
-JOKERS_MASK = (1 << JOKER1) | (1 << JOKER2)
-NORMAL_MASK = (1 << 52) - 1
-RANK_NAMES = {i: r for i, r in enumerate(RANKS)}
+SUITS: Final = "SHDC"
+RANKS: Final = "3456789TJQKA2"
+JOKER1: Final = 52
+JOKER2: Final = 53
+JOKERS_MASK: Final = (1 << JOKER1) | (1 << JOKER2)
+NORMAL_MASK: Final = (1 << 52) - 1
+RANK_NAMES: Final = {i: r for i, r in enumerate(RANKS)}
 
 
 def card(rank: int, suit: int) -> int:
@@ -40,8 +43,8 @@ def code(c: int) -> str:
     return SUITS[c & 3] + RANKS[c >> 2]
 
 
-CODES = tuple(code(c) for c in range(54))  # CODES[card]: its code
-_CODES = {text: c for c, text in enumerate(CODES)}
+CODES: Final = tuple(code(c) for c in range(54))  # CODES[card]: its code
+_CODES: Final = {text: c for c, text in enumerate(CODES)}
 
 
 def parse(text) -> int:
@@ -77,7 +80,7 @@ def parse_many(texts) -> int:
 
 
 # _BYTE_CARDS[k][b]: the cards of the bits b of a mask's byte k (cards 8k to 8k+7)
-_BYTE_CARDS = [[tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256)] for k in range(7)]
+_BYTE_CARDS: Final = [[tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256)] for k in range(7)]
 
 
 def cards_of(mask: int) -> list[int]:
@@ -96,7 +99,7 @@ def cards_of(mask: int) -> list[int]:
     return out
 
 
-_CODES_OF: dict[int, tuple] = {}  # a plain dict: compiled code looks it up in C, an lru_cache by a Python call
+_CODES_OF: Final[dict[int, tuple]] = {}  # a plain dict: compiled code looks it up in C, an lru_cache by a Python call
 
 
 def codes(mask: int) -> list[str]:

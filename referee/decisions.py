@@ -5,6 +5,8 @@ are unambiguous); ``judge``/``apply`` handle a seat's answer to the decision at 
 """
 from __future__ import annotations
 
+from typing import Final
+
 
 from .cards import JOKERS_MASK, NORMAL_MASK, cards_of, codes, count, rank_mask, rank_name
 from .flow import forbidden_reason
@@ -13,7 +15,7 @@ from .rules.base import PlayContext, Rejection
 from .shapes import readings
 from .state import After, Field, State, replace, strength
 
-VERBS = {"give": "give", "discard": "discard", "take": "take", "request": "name a rank", "cut_back": "cut back"}
+VERBS: Final = {"give": "give", "discard": "discard", "take": "take", "request": "name a rank", "cut_back": "cut back"}
 
 
 def describe(p) -> str:
@@ -119,6 +121,7 @@ def normalize(st: State, log):
                 continue
             return st
         elif p.action == "request":
+            assert p.to is not None  # a request is made of a named seat
             n = min(p.count, st.left(p.to))
             if n == 0:
                 st = replace(st, pending=st.pending[1:])
@@ -168,6 +171,7 @@ def judge(st: State, mv):
         if missing:
             return not_held(st, mv.seat, missing)
         if mv.cards & ~_rank_filter(head):
+            assert head.rank is not None  # _rank_filter lets every card through otherwise
             return Rejection("not_allowed", f"only cards of rank {rank_name(head.rank)} may be handed over for "
                              "this request (exchange_request)", head.rule)
         if head.strongest and not st.players[mv.seat].unknown and \
@@ -198,6 +202,7 @@ def apply(st: State, mv, log):
     """Apply an accepted answer; returns the new state (pending possibly not yet normalized)."""
     head = st.pending[0]
     if head.upto and mv.action == "pass":
+        assert head.rank is not None  # upto: an answer to a request, which names a rank
         log.append({"kind": "request", "seat": head.to, "rank": rank_name(head.rank), "held": False,
                     "rule": head.rule})
         return _not_held(st, st.pending[1], head.rank, st.pending[2:])

@@ -1,6 +1,8 @@
 """judge / apply / actors: the one entry point every caller uses to change a game."""
 from __future__ import annotations
 
+from typing import Final
+
 
 from . import decisions, deals, flow
 from .cards import codes
@@ -13,7 +15,7 @@ from .resolution import resolve, written
 from .state import Field, State, copied, new_tuple, replace
 from .verdict import Verdict, reject, verdict_json
 
-CARD_ERRORS = ("invalid_cards",)
+CARD_ERRORS: Final = ("invalid_cards",)
 
 
 class _Unlogged:
@@ -24,7 +26,7 @@ class _Unlogged:
         pass
 
 
-UNLOGGED = _Unlogged()
+UNLOGGED: Final = _Unlogged()
 
 
 def proceed(st: State, log):

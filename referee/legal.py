@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 from itertools import combinations
+from typing import Final
 
 from .annotate import annotate, nothing, play_annotation
 from .candidates import Beat, candidates, joined_candidates, possible_cards, special_candidates
@@ -30,10 +31,10 @@ from .rules.base import PlayContext, Rejection
 from .shapes import beats, loose, readings
 from .state import State, new_tuple
 
-EFFECT_DECLARATIONS = sorted(DECLARABLE - set(SEQUENCES))
+EFFECT_DECLARATIONS: Final = sorted(DECLARABLE - set(SEQUENCES))
 
 
-_SETS: dict = {}
+_SETS: Final[dict] = {}
 
 
 def _names(names) -> frozenset:
@@ -82,8 +83,9 @@ def _play_moves(st: State, seat):
         attach = joined_candidates(st, possible) if rules.extra_hooks else NO_SETS
         # Beat reads only judged parts of the state (the field, the order) and the rules: the seats after a play
         # ask under one key
-        if jkey is not None and _beat[0] is rules and _beat[1] == jkey:
-            beat = _beat[2]
+        last = _beat
+        if jkey is not None and last[0] is rules and last[1] == jkey:
+            beat = last[2]
         else:
             beat = Beat(st)
             if jkey is not None:
@@ -121,7 +123,7 @@ def _play_moves(st: State, seat):
     return out
 
 
-NO_SETS: frozenset = frozenset()
+NO_SETS: Final[frozenset] = frozenset()
 _beat: tuple = (None, None, None)  # (rules, judged key, Beat) of the last listing on a field
 
 
@@ -281,7 +283,7 @@ def options(st: State, seat: int) -> list:
     return moves
 
 
-PASSES = tuple(Move(seat, "pass") for seat in range(8))  # options' passes, shared like its plays
+PASSES: Final = tuple(Move(seat, "pass") for seat in range(8))  # options' passes, shared like its plays
 
 
 def legal_moves(st: State, seat: int, annotated: bool = False) -> list[dict]:

@@ -6,11 +6,12 @@ import gc
 import threading
 from collections import OrderedDict
 from itertools import count, islice
+from typing import Final
 
 MEMO_SIZE = 1 << 16  # entries per memo (the oldest go first): ~45 MB when full (gekifugo)
-LIVE_MEMOS = 8       # memos holding entries at once in a process, two per ruleset in play: ~360 MB at most
-_live: OrderedDict = OrderedDict()  # id(memo) -> memo, in the order they started filling
-_live_lock = threading.Lock()
+LIVE_MEMOS: Final = 8       # memos holding entries at once in a process, two per ruleset in play: ~360 MB at most
+_live: Final[OrderedDict] = OrderedDict()  # id(memo) -> memo, in the order they started filling
+_live_lock: Final = threading.Lock()
 
 
 def remember(memo: dict, key, value, size: int | None = None, live: OrderedDict | None = None):
@@ -40,12 +41,12 @@ def _started(memo: dict, live: OrderedDict) -> None:
 
 # The small memos of after_play answers (play._fired, one per ruleset): bounded apart from the big ones, at most
 # EFFECTS_SIZE entries each (~7 MB) and LIVE_MEMOS of them holding entries at once.
-EFFECTS_SIZE = 1 << 14
-live_effect_memos: OrderedDict = OrderedDict()
+EFFECTS_SIZE: Final = 1 << 14
+live_effect_memos: Final[OrderedDict] = OrderedDict()
 
 
-_numbers: dict = {}
-_next_number = count(1)
+_numbers: Final[dict] = {}
+_next_number: Final = count(1)
 
 
 def interned(key) -> int:
@@ -61,7 +62,7 @@ def interned(key) -> int:
     return number
 
 
-GC_THRESHOLDS = (100_000, 50, 100)
+GC_THRESHOLDS: Final = (100_000, 50, 100)
 
 
 def relax_gc() -> None:

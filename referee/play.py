@@ -1,7 +1,7 @@
 """Judging a play: which readings of the cards are legal, the one used, and the effects it fires."""
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .cards import codes
 from .memo import EFFECTS_SIZE, interned, live_effect_memos, remember
@@ -12,10 +12,10 @@ from .rules.base import PlayContext, Rejection
 from .shapes import Reading, beats, loose, part, readings, readings_as, strength_key
 from .state import State, new_tuple
 
-DECLARATIONS = DECLARABLE.union(ALIASES)  # every name a play may declare
-SEQUENCE_SET = frozenset(SEQUENCES)
+DECLARATIONS: Final = DECLARABLE.union(ALIASES)  # every name a play may declare
+SEQUENCE_SET: Final = frozenset(SEQUENCES)
 # How far a rejected reading got: the furthest one explains the rejection best.
-PROGRESS = {"invalid_cards": 0, "shape_mismatch": 1, "undeclared": 2, "too_weak": 3, "locked": 4,
+PROGRESS: Final = {"invalid_cards": 0, "shape_mismatch": 1, "undeclared": 2, "too_weak": 3, "locked": 4,
             "must_include_first_card": 4}
 
 
@@ -169,7 +169,7 @@ def judged_key(state: State, seat: int) -> int:
 _last_key: tuple = (None, None, None)
 
 
-def _key_fields(s) -> tuple:
+def _key_fields(s: State) -> tuple:
     """The State fields of the judged key (the field and the trick's second play aside)."""
     return s.revolution, s.jack_back, s.lock_kind, s.lock_suits, s.rank_lock, s.revolution_min
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
+from typing import Final
 
 from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, card, cards_of, code, rank_of, suit_of
 
 # The shapes every ruleset has: (priority among readings of the same cards, name in messages). Every other shape
 # is a sequence defined by its own rule module (``SHAPE = True``: its reader, its candidate table, its priority
 # and name; ``rules.SEQUENCES``).
-PLAIN_SHAPES = {"loose": (-1, "loose cards"), "single": (0, "a single"), "group": (1, "a group")}
+PLAIN_SHAPES: Final = {"loose": (-1, "loose cards"), "single": (0, "a single"), "group": (1, "a group")}
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, Final, NamedTuple, TYPE_CHECKING
 
 from .cards import rank_of
 from .shapes import Reading
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 # The parts of a State are named tuples: built several times a move, they build ~3× faster than dataclasses.
 # On hot paths they are built by ``new_tuple(Cls, (every field, ...))``: a named tuple's generated __new__ is
 # interpreted Python, even when called from compiled code, and takes twice as long.
-new_tuple = tuple.__new__
+new_tuple: Final = tuple.__new__
 
 
 class Player(NamedTuple):
@@ -64,7 +64,7 @@ class State:
     read straight from the object and a copy is filled field by field, both several times cheaper than through
     an instance dictionary."""
     rules: "Ruleset"
-    players: tuple
+    players: tuple[Player, ...]
     seq: int
     deal: int
     phase: str  # exchange, play, deal_over
@@ -80,7 +80,7 @@ class State:
     trick_plays: int
     trick_reversed: bool  # a nine reversed the direction during this trick
     revolution_min: int  # raised by great_revolution / nuclear_bomb
-    pending: tuple
+    pending: tuple[Pending, ...]
     after: After | None
     finish_order: tuple
     discard: int
@@ -97,11 +97,11 @@ class State:
     passed: int  # pass_until_flush: bitmask of the seats that passed since the last flush
     idle: int  # passes in a row since the last play (pass_abort)
 
-    def __init__(self, rules: "Ruleset", players: tuple, seq: int = 0, deal: int = 1, phase: str = "play",
+    def __init__(self, rules: "Ruleset", players: tuple[Player, ...], seq: int = 0, deal: int = 1, phase: str = "play",
                  turn: int | None = None, direction: int = 1, revolution: bool = False, jack_back: bool = False,
                  field: Field | None = None, beneath: int = 0, lock_suits: int = 0, lock_kind: str | None = None,
                  rank_lock: bool = False, trick_plays: int = 0, trick_reversed: bool = False, revolution_min: int = 0,
-                 pending: tuple = (), after: After | None = None, finish_order: tuple = (), discard: int = 0,
+                 pending: tuple[Pending, ...] = (), after: After | None = None, finish_order: tuple = (), discard: int = 0,
                  out_of_play: int = 0, first_play: bool = True, dealer: int = 0, seed: int | None = None,
                  previous_places: tuple = (), exchange_counts: tuple = (2, 1), days: int = 0,
                  ended_by: str | None = None, table: bool = False, hidden_discards: int = 0, passed: int = 0,
@@ -259,14 +259,14 @@ def strength(c: int, reversed_order: bool) -> int:
     return 12 - r if reversed_order else r
 
 
-FIELD_NAMES = ("rules", "players", "seq", "deal", "phase", "turn", "direction", "revolution", "jack_back", "field",
+FIELD_NAMES: Final = ("rules", "players", "seq", "deal", "phase", "turn", "direction", "revolution", "jack_back", "field",
                "beneath", "lock_suits", "lock_kind", "rank_lock", "trick_plays", "trick_reversed", "revolution_min",
                "pending", "after", "finish_order", "discard", "out_of_play", "first_play", "dealer", "seed",
                "previous_places", "exchange_counts", "days", "ended_by", "table", "hidden_discards", "passed", "idle")
-_FIELDS = frozenset(FIELD_NAMES)
-_PLAIN = "__dict__" in vars(State)  # pure Python: a State has an instance dictionary, copied in one step
-_new = object.__new__
-_set = object.__setattr__
+_FIELDS: Final = frozenset(FIELD_NAMES)
+_PLAIN: Final = "__dict__" in vars(State)  # pure Python: a State has an instance dictionary, copied in one step
+_new: Final = object.__new__
+_set: Final = object.__setattr__
 
 
 def _replace_state(self: State, changes: dict) -> State:

@@ -1,13 +1,14 @@
 """付け革 (attach revolution): add cards to a field of ≤3 so that together they make a 4-card revolution."""
 from functools import lru_cache
 from itertools import combinations
+from typing import Final
 
 from ..cards import JOKERS_MASK, card, cards_of, rank_mask
 from ..effects import ClearLocks, Revolution
 from ..shapes import matches_as, readings, strength_key
 from .base import PlayContext
 
-ID = "attach_revolution"
+ID: Final = "attach_revolution"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "付け革"
 SUMMARY = ("On a field of 3 cards or fewer, play cards that together with the field form a legal 4-card group or "

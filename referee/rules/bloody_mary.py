@@ -1,15 +1,17 @@
 """ブラッディ・メアリー (Bloody Mary, nanko): exactly three Qs make every other player discard its 2 strongest."""
+from typing import Final
+
 from ..effects import BloodyMary
 from .base import Param, PlayContext
 
-ID = "bloody_mary"
+ID: Final = "bloody_mary"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "ブラッディ・メアリー"
 SUMMARY = ("Exactly three Qs: every other active player discards its 2 strongest cards (order in force before "
            "the play; the player chooses among equally strong cards).")
 PARAMS = {"count": Param(2, "cards each other player discards", lo=1, hi=5)}
 DECLARABLE = True
-QUEEN = 9
+QUEEN: Final = 9
 
 
 def after_play(ctx: PlayContext, params):

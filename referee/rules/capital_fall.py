@@ -1,8 +1,10 @@
 """都落ち (capital fall, gekifugo): if anyone but the previous top finishes first, the top falls to last."""
+from typing import Final
+
 from ..cards import codes
 from ..state import replace
 
-ID = "capital_fall"
+ID: Final = "capital_fall"
 NAME_JA = "都落ち"
 SUMMARY = ("From the second deal: if a player other than the previous deal's top finishes first, the previous top "
            "is ranked last at once and its cards are discarded; the deal goes on without it.")

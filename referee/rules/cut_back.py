@@ -6,10 +6,12 @@ tells who holds jokers; the seat that leads after the cut (the cutter, or the ne
 went out) may lead at once, which closes the window, as at a real table where 切り返し must be shouted before
 the cutter's lead.
 """
+from typing import Final
+
 from ..cards import JOKERS_MASK, deck
 from ..state import Pending
 
-ID = "cut_back"
+ID: Final = "cut_back"
 NAME_JA = "切り返し"
 SUMMARY = ("Right after a cut (8-cut, 6-cut, sandstorm), any other active player may play as many jokers as the "
            "cutting play had cards (action cut_back): the field is cut again and that player leads. The window "

@@ -1,10 +1,11 @@
 """ダブル階段 (double stairs): two stairs of the same ranks in two suits (gekifugo)."""
 from itertools import permutations
+from typing import Final
 
 from ..cards import card, rank_of, suit_of
 from ..shapes import make_reading
 
-ID = "double_stairs"
+ID: Final = "double_stairs"
 NAME_JA = "ダブル階段"
 SUMMARY = "Two stairs of equal length (3+) over the same ranks in two suits, played at once; counts its cards for revolutions."
 PARAMS: dict = {}

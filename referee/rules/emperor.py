@@ -1,10 +1,11 @@
 """エンペラー (emperor): 4 consecutive ranks in four different suits (gekifugo)."""
 from itertools import permutations
+from typing import Final
 
 from ..cards import card, rank_of, suit_of
 from ..shapes import make_reading
 
-ID = "emperor"
+ID: Final = "emperor"
 NAME_JA = "エンペラー"
 SUMMARY = "4 consecutive ranks in four different suits; 4 cards, so it can also make a revolution."
 PARAMS: dict = {}

@@ -1,8 +1,10 @@
 """カード交換 (exchange): from the second deal, the low players give their strongest cards to the high ones."""
+from typing import Final
+
 from ..state import Pending
 from .base import Param
 
-ID = "exchange"
+ID: Final = "exchange"
 NAME_JA = "カード交換"
 SUMMARY = ("From the second deal on, the last player gives its N strongest cards to the first, who gives back N "
            "cards of its choice; second-last and second do the same with M (4+ players). Middle players never "

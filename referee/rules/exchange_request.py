@@ -1,7 +1,9 @@
 """カード要求 (exchange request, gekifugo): the top names ranks instead of receiving the strongest cards."""
+from typing import Final
+
 from ..state import Pending
 
-ID = "exchange_request"
+ID: Final = "exchange_request"
 NAME_JA = "カード要求"
 SUMMARY = ("Instead of receiving the last player's strongest cards, the first player names a rank (or JK) with "
            "action request; if the last player holds it, at least one card of it is handed over (the first may "

@@ -1,8 +1,10 @@
 """The first lead of a match (RULES.md §3): the holder of a given card leads, maybe with a duty to play it."""
+from typing import Final
+
 from ..cards import code, parse
 from .base import Param, PlayContext, Rejection
 
-ID = "first_card"
+ID: Final = "first_card"
 NAME_JA = "最初の札 (ダイヤの3)"
 SUMMARY = ("In the first deal the holder of this card leads; with must_play its first play must contain it; with "
            "every_deal its holder after the exchange leads every deal.")

@@ -1,5 +1,7 @@
 """あがり札は流れる (gekifugo): the cards a player goes out with always flush the field."""
-ID = "flush_on_finish"
+from typing import Final
+
+ID: Final = "flush_on_finish"
 NAME_JA = "あがり札は流れる"
 SUMMARY = "When a play empties its player's hand, the field is flushed and the next active player leads."
 PARAMS: dict = {}

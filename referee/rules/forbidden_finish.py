@@ -1,8 +1,10 @@
 """反則上がり / 役上がり (forbidden finish): going out with certain plays ranks the player from the bottom."""
+from typing import Final
+
 from ..effects import Cut
 from .base import Param, PlayContext
 
-ID = "forbidden_finish"
+ID: Final = "forbidden_finish"
 NAME_JA = "反則上がり (役上がり)"
 SUMMARY = ("Going out with a play that holds a joker, or the strongest rank of the order in force (2, or 3 when "
            "reversed), or (gekifugo) any 8, or (nanko) a play that cuts, is allowed but ranks the player from the "
@@ -12,7 +14,7 @@ PARAMS = {"joker": Param(True, "a play holding a joker"),
           "eight": Param(False, "a play holding any 8 (gekifugo)"),
           "cut": Param(False, "a play that cuts: 8-cut or 6-cut fired (nanko)"),
           "sandstorm_exempt": Param(False, "a sandstorm is never forbidden (nanko)")}
-EIGHT = 5
+EIGHT: Final = 5
 
 
 def finish_verdict(ctx: PlayContext, effects, params) -> str | None:

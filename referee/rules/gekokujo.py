@@ -1,7 +1,9 @@
 """下剋上 (gekokujo, gekifugo): if the previous bottom finishes first, the deal ends with the standings upside down."""
+from typing import Final
+
 from ..state import replace
 
-ID = "gekokujo"
+ID: Final = "gekokujo"
 NAME_JA = "下剋上"
 SUMMARY = ("From the second deal: if the previous deal's last player finishes first, the deal ends at once and the "
            "final places are the previous deal's turned upside down (before capital fall).")

@@ -1,8 +1,10 @@
 """大革命 (great revolution): 5+ cards make a revolution, and from then on a revolution needs 5+."""
+from typing import Final
+
 from . import revolution
 from .base import Param, PlayContext
 
-ID = "great_revolution"
+ID: Final = "great_revolution"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "大革命"
 SUMMARY = "A play of 5+ cards is a revolution, and for the rest of the deal a revolution needs 5+ cards."

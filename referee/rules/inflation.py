@@ -1,7 +1,9 @@
 """インフレーション (inflation, gekifugo): identical standings twice in a row grow the exchange by one card."""
+from typing import Final
+
 from .base import Param
 
-ID = "inflation"
+ID: Final = "inflation"
 NAME_JA = "インフレーション"
 SUMMARY = ("If a deal's final ranking equals the previous deal's exactly, both exchange counts grow by 1 (caps "
            "5 and 4); any change of ranking resets them.")

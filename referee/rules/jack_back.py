@@ -1,14 +1,16 @@
 """Jバック / 11バック (jack back): a play containing a J reverses the order until the field flushes."""
+from typing import Final
+
 from ..effects import JackBack
 from .base import Param, PlayContext
 
-ID = "jack_back"
+ID: Final = "jack_back"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "Jバック"
 SUMMARY = "A play containing a J reverses the order of strength until the field flushes (a second one restores it)."
 PARAMS = {"optional": Param(False, "the player may decline it with decline: ['jack_back'] (nanko)")}
 DECLARABLE = True
-JACK = 8
+JACK: Final = 8
 
 
 def after_play(ctx: PlayContext, params):

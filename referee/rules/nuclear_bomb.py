@@ -1,8 +1,10 @@
 """核爆弾 (nuclear bomb): 6+ cards make a revolution, and from then on a revolution needs 6+."""
+from typing import Final
+
 from . import revolution
 from .base import Param, PlayContext
 
-ID = "nuclear_bomb"
+ID: Final = "nuclear_bomb"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "核爆弾"
 SUMMARY = "A play of 6+ cards is a revolution, and for the rest of the deal a revolution needs 6+ cards."

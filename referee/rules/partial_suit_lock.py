@@ -1,9 +1,11 @@
 """片縛り (partial suit lock, gekifugo): consecutive multi-card plays sharing a suit lock that suit."""
+from typing import Final
+
 from ..cards import suit_names
 from ..effects import Lock
 from .base import PlayContext, Rejection
 
-ID = "partial_suit_lock"
+ID: Final = "partial_suit_lock"
 SUITS_MATTER = True  # the suits jokers stand for change the outcome
 NAME_JA = "片縛り"
 SUMMARY = ("When a multi-card play shares at least one suit with the multi-card play it beats, every play until "

@@ -1,10 +1,11 @@
 """連続パス打ち切り (pass abort, the UECda server): too many passes in a row end the deal."""
 import random
+from typing import Final
 
 from ..state import replace
 from .base import Param
 
-ID = "pass_abort"
+ID: Final = "pass_abort"
 NAME_JA = "連続パス打ち切り"
 SUMMARY = ("After `turns` passes in a row without a play (passes on an empty field included; any play resets "
            "the count), the deal ends at once and the unfinished players take the remaining places in a random "

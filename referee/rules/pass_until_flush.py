@@ -1,5 +1,7 @@
 """パスしたら流れるまで (pass until flush, the UECda server's flow): a pass sits the player out until the flush."""
-ID = "pass_until_flush"
+from typing import Final
+
+ID: Final = "pass_until_flush"
 NAME_JA = "パスは流れるまで"
 SUMMARY = ("A player who passes is skipped until the field flushes. The turn does reach the player whose cards are "
            "on the field, who may play over them or pass. The field flushes when every active player has passed "

@@ -1,9 +1,11 @@
 """激しば / 連番縛り (rank lock): a play one rank above the last locks the trick to rising ranks."""
+from typing import Final
+
 from ..cards import rank_name
 from ..effects import RankLock
 from .base import Param, PlayContext, Rejection
 
-ID = "rank_lock"
+ID: Final = "rank_lock"
 NAME_JA = "激しば (連番縛り)"
 SUMMARY = ("When a play's rank is the next rank after the play it beats (in the order in force), every play until "
            "the flush must be the next rank again. Sequences compare their weakest card.")

@@ -1,9 +1,11 @@
 """革命 (revolution): 4+ cards in one play reverse the order; a second one restores it (革命返し)."""
+from typing import Final
+
 from ..effects import Revolution
 from ..shapes import PLAIN_SHAPES
 from .base import Param, PlayContext
 
-ID = "revolution"
+ID: Final = "revolution"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "革命"
 SUMMARY = "A play of enough cards toggles the order of strength (jokers stay strongest) until another revolution."

@@ -1,11 +1,12 @@
 """砂嵐 (sandstorm, nanko): exactly three 3s, no jokers, may be played on any field and flush it."""
 from itertools import combinations
+from typing import Final
 
 from ..cards import cards_of, rank_mask
 from ..effects import Cut
 from .base import PlayContext
 
-ID = "sandstorm"
+ID: Final = "sandstorm"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "砂嵐 (3枚返し)"
 SUMMARY = "Exactly three 3s without jokers can be played on any field; the field flushes and the player leads."
@@ -13,7 +14,7 @@ PARAMS: dict = {}
 DECLARABLE = True
 OPENS_CUT_BACK = True  # its cut can be cut back (cut_back)
 FINISH_EXEMPT = True  # forbidden_finish.sandstorm_exempt: going out with it is never forbidden
-THREE = 0
+THREE: Final = 0
 
 
 def is_sandstorm(reading) -> bool:

@@ -1,14 +1,16 @@
 """7渡し (seven pass): N sevens let the player give N cards of its choice to the next player."""
+from typing import Final
+
 from ..effects import SevenPass
 from .base import PlayContext
 
-ID = "seven_pass"
+ID: Final = "seven_pass"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "7渡し"
 SUMMARY = "A play with N sevens: give N cards of your choice to the next player (fewer only if you run out)."
 PARAMS: dict = {}
 DECLARABLE = True
-SEVEN = 4
+SEVEN: Final = 4
 
 
 def after_play(ctx: PlayContext, params):

@@ -1,7 +1,9 @@
 """跳びエンペラー (skip emperor): 4 ranks stepping by 2 in four different suits (gekifugo)."""
+from typing import Final
+
 from .emperor import read_window, window_slots
 
-ID = "skip_emperor"
+ID: Final = "skip_emperor"
 NAME_JA = "跳びエンペラー"
 SUMMARY = "4 ranks stepping by exactly 2 in four different suits."
 PARAMS: dict = {}

@@ -1,15 +1,17 @@
 """スペ3 (spade three): a single ♠3 beats a lone joker played as a joker, and the field flushes."""
+from typing import Final
+
 from ..cards import parse
 from ..effects import Cut
 from .base import PlayContext
 
-ID = "spade3"
+ID: Final = "spade3"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "スペ3"
 SUMMARY = "A single ♠3 beats a lone joker (played as a joker); the field flushes and the ♠3's player leads."
 PARAMS: dict = {}
 DECLARABLE = True
-S3 = parse("S3")
+S3: Final = parse("S3")
 
 
 def special_candidates(field, possible: int, params) -> set[int]:

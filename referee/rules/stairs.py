@@ -1,11 +1,12 @@
 """階段 (stairs): 3+ consecutive ranks of one suit; how sequences compare (RULES.md §2)."""
 from itertools import permutations
+from typing import Final
 
 from ..cards import rank_of, suit_of
 from ..shapes import make_reading
 from .base import Param
 
-ID = "stairs"
+ID: Final = "stairs"
 NAME_JA = "階段"
 SUMMARY = "3 or more consecutive ranks of one suit. A new sequence compares by its weakest card."
 PARAMS = {"min_length": Param(3, "fewest cards in a stairs", lo=3, hi=13),

@@ -1,9 +1,11 @@
 """縛り (suit lock): two consecutive plays with the same suit set lock the trick to that suit set."""
+from typing import Final
+
 from ..cards import suit_names
 from ..effects import Lock, Unlock
 from .base import Param, PlayContext, Rejection
 
-ID = "suit_lock"
+ID: Final = "suit_lock"
 SUITS_MATTER = True  # the suits jokers stand for change the outcome
 NAME_JA = "縛り"
 SUMMARY = ("When a play shows exactly the suits of the play it beats, every play until the flush must show that "

@@ -1,14 +1,16 @@
 """10捨て (ten discard): N tens let the player discard N cards of its choice."""
+from typing import Final
+
 from ..effects import TenDiscard
 from .base import PlayContext
 
-ID = "ten_discard"
+ID: Final = "ten_discard"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "10捨て"
 SUMMARY = "A play with N tens: discard N cards of your choice (fewer only if you run out)."
 PARAMS: dict = {}
 DECLARABLE = True
-TEN = 7
+TEN: Final = 7
 
 
 def after_play(ctx: PlayContext, params):
