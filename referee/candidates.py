@@ -152,7 +152,7 @@ def special_candidates(st: State, possible: int) -> set[int]:
     return out
 
 
-def possible_cards(st: State, seat) -> int:
+def possible_cards(st: State, seat: int) -> int:
     """The cards ``seat`` may hold: its hand, plus every unseen card while part of its hand is unknown."""
     p = st.players[seat]
     if not p.unknown:
@@ -160,7 +160,7 @@ def possible_cards(st: State, seat) -> int:
     return p.hand | (deck(st.rules.jokers) & ~st.seen())
 
 
-def candidates(hand: int, rules, swaps=True, beat: Beat | None = None) -> set[int]:
+def candidates(hand: int, rules, swaps: bool = True, beat: Beat | None = None) -> set[int]:
     """Card sets that may form one play; on a field (``beat``) only those of its size that may beat it.
     With ``swaps``, a held card of a sequence may also be left in hand and replaced by a joker."""
     jb = hand & JOKERS_MASK

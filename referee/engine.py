@@ -101,7 +101,7 @@ def _play(st: State, plan: Plan, log):
     return st if changes["turn"] is not None else proceed(st, log)
 
 
-def _pass(st: State, seat, log):
+def _pass(st: State, seat: int, log):
     if log is not UNLOGGED:
         log.append({"kind": "pass", "seat": seat})
     idle = st.idle + 1

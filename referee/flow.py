@@ -53,7 +53,7 @@ def leading_after_flush(st: State, seat, log, changes=None) -> dict:
     return leading(st, seat, more)
 
 
-def in_turn(st: State, seat) -> bool:
+def in_turn(st: State, seat: int) -> bool:
     """Can the turn stop at ``seat``? Active, and under pass_until_flush not passed since the flush."""
     return st.players[seat].place is None and not st.passed >> seat & 1
 
@@ -103,7 +103,7 @@ def advance_after_play(st: State, player, skip, log):
     raise AssertionError("no active seat to move to")
 
 
-def ended_by_pass(st: State, idle, log):
+def ended_by_pass(st: State, idle: int, log):
     """The state when a pass hook ends the deal on this pass (``idle`` counts it, pass_abort), else None."""
     for module, params in st.rules.pass_hooks:
         ended = module.after_pass(st, idle, log, params)
@@ -112,7 +112,7 @@ def ended_by_pass(st: State, idle, log):
     return None
 
 
-def pass_changes(st: State, passer, idle, log) -> dict:
+def pass_changes(st: State, passer: int, idle: int, log) -> dict:
     """The changes of a pass that the pass hooks let stand (``idle`` counts it): the turn moves on, or the trick
     ends and its owner leads (under pass_until_flush, when nobody played since the lead, the seat after the
     last passer leads again)."""
@@ -124,7 +124,7 @@ def pass_changes(st: State, passer, idle, log) -> dict:
     return leading_after_flush(st, st.field.seat, log, {"idle": idle})
 
 
-def _quiet_pass(st: State, passer, idle) -> dict | None:
+def _quiet_pass(st: State, passer: int, idle: int) -> dict | None:
     """The changes of a pass after which the trick goes on (the turn moves to the next seat that may play, the
     passer sitting out under pass_until_flush), or None when the pass ends the trick (every seat has passed, or
     the turn is back at the field's owner). ``idle`` counts this pass; the pass hooks were asked first."""

@@ -28,7 +28,7 @@ from .memo import remember
 from .play import Plan, joins_field, judge_play, judged_key, redeclared
 from .rules import ALIASES, DECLARABLE, SEQUENCES
 from .rules.base import PlayContext, Rejection
-from .shapes import beats, loose, readings
+from .shapes import Reading, beats, loose, readings
 from .state import State, new_tuple
 
 EFFECT_DECLARATIONS: Final = sorted(DECLARABLE - set(SEQUENCES))
@@ -59,7 +59,7 @@ def _outcome_readings(mask, shapes, min_stairs, suits_matter) -> tuple:
     return tuple(out)
 
 
-def _cannot_beat(st: State, seat, reading, field) -> bool:
+def _cannot_beat(st: State, seat: int, reading: Reading, field: Reading) -> bool:
     """A quick no before judging: a plain play that does not match or beat the field and no special play."""
     if reading.shape == field.shape and reading.n == field.n and beats(reading, field, st.reversed, st.rules.compare):
         return False
@@ -67,7 +67,7 @@ def _cannot_beat(st: State, seat, reading, field) -> bool:
     return not any(m.special_play(ctx, p) is not None for m, p in st.rules.special_hooks)
 
 
-def _play_moves(st: State, seat):
+def _play_moves(st: State, seat: int):
     """Every legal play of ``seat`` as a Move. Outside table mode (unknown cards), what a
     candidate set yields depends only on the judged part of the state (play.judged_key), so it is memoised."""
     global _beat
@@ -127,7 +127,7 @@ NO_SETS: Final[frozenset] = frozenset()
 _beat: tuple = (None, None, None)  # (rules, judged key, Beat) of the last listing on a field
 
 
-def _listed(st: State, seat, mask, attached) -> tuple:
+def _listed(st: State, seat: int, mask: int, attached: bool) -> tuple:
     """The legal plays of the cards ``mask`` (Moves), each once."""
     rules = st.rules
     field = st.field.reading if st.field else None
