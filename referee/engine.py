@@ -1,7 +1,7 @@
 """judge / apply / actors: the one entry point every caller uses to change a game."""
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 
 from . import decisions, deals, flow
@@ -125,10 +125,11 @@ def _turn_rejection(st: State, mv) -> Verdict:
     return reject("not_your_turn", f"it is seat {st.turn}'s turn{own}, not seat {mv.seat}'s")
 
 
-def _summary(seat, mv, plan, extra_effects):
+def _summary(seat: int, mv: Move, plan: Plan | None, extra_effects: list) -> tuple[str, tuple]:
     if mv.action == "pass":
         text = f"seat {seat} passes"
     elif mv.action == "play":
+        assert plan is not None  # a legal play was judged
         shape = plan.field_reading.shape
         text = f"seat {seat} plays {' '.join(codes(mv.cards))} ({shape})"
     else:
@@ -161,7 +162,7 @@ def _unchecked(st: State, mv) -> tuple:
     return tuple(out)
 
 
-def _change(st: State, move, log):
+def _change(st: State, move, log) -> tuple[Move | None, Verdict | None, State, State, Any, Plan | None]:
     """(move, rejection or None, the state the move was judged at, new state without its seq, log, plan)."""
     try:
         mv = move if type(move) is Move else parse_move(move)
@@ -212,6 +213,7 @@ def apply(st: State, move) -> tuple:
     mv, rejected, st_at, new, log, plan = _change(st, move, log)
     if rejected is not None:
         return rejected, st, []
+    assert mv is not None  # a move that was not rejected was parsed
     finishers = st.rules.finishers
     extra = [x["rule"] for x in log if x.get("rule") and (x.get("kind") == "finish" or x["rule"] in finishers)]
     message, effects = _summary(mv.seat, mv, plan, extra)

@@ -33,9 +33,8 @@ class Move(NamedTuple):  # built for every listed play and proposal: a named tup
 def move_json(move: Move) -> dict:
     """A move's JSON (a function: compiled code calls it directly, a method of a named tuple by look-up)."""
     seat, action, cards, as_map, declare, decline, rank, count = move
-    out: dict = {"seat": seat, "action": action}
-    if cards:
-        out["cards"] = codes(cards)
+    # one dict built at once, cards and all: most moves have cards and nothing else
+    out: dict = {"seat": seat, "action": action, "cards": codes(cards)} if cards else {"seat": seat, "action": action}
     if as_map:
         out["as"] = {code(j): (code(card(r, s)) if s >= 0 else RANKS[r]) for j, r, s in as_map}
     if declare:
