@@ -19,7 +19,7 @@ from importlib.abc import MetaPathFinder
 from pathlib import Path
 
 ENGINE = ("annotate", "candidates", "cards", "core", "decisions", "engine", "flow", "legal", "memo", "moves", "play",
-          "resolution", "shapes", "state", "verdict")
+          "resolution", "ruleset", "shapes", "state", "verdict")
 HERE = Path(__file__).parent
 # the engine's hot modules and every rule module (rules.base's context and rejection included); effects.py stays
 # interpreted: compiled, its dataclasses' class constants (ORDER, KIND) turn into instance fields
