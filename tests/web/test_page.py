@@ -63,8 +63,11 @@ def play_seat_to_the_end_of_the_deal(page, budget_s=90):
         options = page.locator("#options .option")
         if options.count():
             first = options.first
-            label = first.inner_text()
-            first.click()
+            try:
+                label = first.inner_text(timeout=5000)
+                first.click(timeout=5000)
+            except PlaywrightTimeout:
+                continue  # a live update re-rendered the options between counting and clicking: look again
             if page.get_attribute("body", "data-seq") == seq and page.locator("#hand .selected").count():
                 if not checked_highlight:  # the chosen option's cards are highlighted as playable and selected
                     assert page.locator("#hand .selected.playable").count() == page.locator("#hand .selected").count()
