@@ -6,6 +6,10 @@ one changed source (an edit under an editable install, a checkout) means none of
 ``guard`` then has every one of them imported from its source. REFEREE_PURE=1 asks for that too (pure Python
 is the reference: the compiled modules must behave exactly alike, tests/engine/test_compiled.py). The bots'
 policy is a group of its own (workers/bots/compiled.py), guarded the same way by ``Group``.
+
+Module constants read on hot paths are ``Final``: mypyc keeps those in C statics (read directly, also from
+another compiled module that imports them), where any other module-level name is looked up in the module's
+dictionary at every use.
 """
 from __future__ import annotations
 

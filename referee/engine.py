@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-
 from . import decisions, deals, flow
 from .cards import codes
 from .effects import Unlock

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Final, NamedTuple, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from .cards import rank_of
 from .shapes import Reading
