@@ -10,7 +10,7 @@ from .moves import Move
 from .rules import ALIASES, DECLARABLE, RULES, SEQUENCES, SHAPE_NAMES, SHAPE_PRIORITY
 from .rules.base import PlayContext, Rejection
 from .shapes import Reading, beats, loose, part, readings, readings_as, strength_key
-from .state import State, new_tuple
+from .state import State
 
 DECLARATIONS: Final = DECLARABLE.union(ALIASES)  # every name a play may declare
 SEQUENCE_SET: Final = frozenset(SEQUENCES)
@@ -19,12 +19,18 @@ PROGRESS: Final = {"invalid_cards": 0, "shape_mismatch": 1, "undeclared": 2, "to
             "must_include_first_card": 4}
 
 
-class Plan(NamedTuple):  # built per judged play: a named tuple builds fast (see PlayContext)
+class Plan:
+    """A judged play (built per judgement: a plain class with slots for the reasons PlayContext gives)."""
+    __slots__ = ("ctx", "field_reading", "effects", "void", "alone")
     ctx: PlayContext
     field_reading: Reading        # what the field becomes (the combined cards for an attach revolution)
     effects: tuple
     void: tuple
-    alone: bool = False           # judged just now: one reading, no special play (declarations chose nothing)
+    alone: bool                   # judged just now: one reading, no special play (declarations chose nothing)
+
+    def __init__(self, ctx: PlayContext, field_reading: Reading, effects: tuple, void: tuple,
+                 alone: bool = False) -> None:
+        self.ctx, self.field_reading, self.effects, self.void, self.alone = ctx, field_reading, effects, void, alone
 
 
 def joins_field(special) -> bool:
@@ -229,13 +235,12 @@ def judge_play(state: State, move: Move, with_effects: bool = True, probe: bool 
         return hit
     reading, special, field_reading, effects, void = hit
     field = state.field
-    ctx = new_tuple(PlayContext, (state, seat, reading, None if field is None else field.reading,
-                                  state.reversed, move.declare, move.decline, special,
-                                  p.hand.bit_count() + p.unknown - cards.bit_count(), move.as_map))
+    ctx = PlayContext(state, seat, reading, None if field is None else field.reading, state.reversed, move.declare,
+                      move.decline, special, p.hand.bit_count() + p.unknown - cards.bit_count(), move.as_map)
     if effects_missing:
         effects, void = _effects(ctx)
         remember(memo, key, (reading, special, field_reading, effects, void))
-    return new_tuple(Plan, (ctx, field_reading, effects, void, False))
+    return Plan(ctx, field_reading, effects, void, False)
 
 
 def _judge(state: State, move: Move, with_effects: bool, probe: bool = False):
@@ -268,8 +273,8 @@ def _judge(state: State, move: Move, with_effects: bool, probe: bool = False):
     left_after = state.left(seat) - move.cards.bit_count()
     best, best_rej = [], None
     for reading in cands:
-        ctx = new_tuple(PlayContext, (state, seat, reading, field, reversed_order, move.declare, move.decline, None,
-                                      left_after, move.as_map))
+        ctx = PlayContext(state, seat, reading, field, reversed_order, move.declare, move.decline, None, left_after,
+                          move.as_map)
         rej = _check(ctx, reading, field, rs)
         special = None
         if field is not None and (rej is not None or rs.declarations):
@@ -279,8 +284,8 @@ def _judge(state: State, move: Move, with_effects: bool, probe: bool = False):
             if combined.mask != reading.mask:
                 # attach revolution: the new cards are judged as the combined field reads them (RULES.md §10.6)
                 reading = part(combined, reading.mask)
-            ctx = new_tuple(PlayContext, (state, seat, reading, field, reversed_order, move.declare, move.decline,
-                                          rule_id, left_after, move.as_map))
+            ctx = PlayContext(state, seat, reading, field, reversed_order, move.declare, move.decline, rule_id,
+                              left_after, move.as_map)
             best.append((ctx, combined))
         elif rej is None:
             best.append((ctx, reading))
@@ -303,18 +308,18 @@ def _judge(state: State, move: Move, with_effects: bool, probe: bool = False):
     else:
         option = best[0] if len(best) == 1 else max(best, key=rank)
         effects, void = _effects(option[0], not probe) if with_effects else ((), ())
-    return new_tuple(Plan, (option[0], option[1], effects, void, len(cands) == 1 and option[0].special is None))
+    return Plan(option[0], option[1], effects, void, len(cands) == 1 and option[0].special is None)
 
 
 def redeclared(state: State, move, plan: Plan) -> Plan:
     """The judgement of ``move``, the cards of ``plan`` (a Plan judged just now: ``alone``) with other declarations
     and no other change: declarations decide only which effects it keeps (no rule hook reads them; only the
     choice between readings and special plays does), so the effects are picked again and the rest stands."""
-    ctx = plan.ctx._replace(declared=move.declare)
+    ctx = plan.ctx.declaring(move.declare)
     effects, void = _effects(ctx)
     key = (judged_key(state, move.seat), move.cards, move.as_map, move.declare, move.decline, True)
     remember(state.rules.memo, key, (ctx.reading, None, plan.field_reading, effects, void))
-    return new_tuple(Plan, (ctx, plan.field_reading, effects, void, False))
+    return Plan(ctx, plan.field_reading, effects, void, False)
 
 
 def not_held(state: State, seat, missing) -> Rejection:

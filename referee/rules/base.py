@@ -12,7 +12,7 @@ refers to other rules by a flag they set (``Ruleset.flagged``), not by their ids
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..errors import InputError
 from ..shapes import Reading
@@ -52,22 +52,38 @@ class Param:
         return out
 
 
-class PlayContext(NamedTuple):
-    """What a rule sees of a play being judged: the state before it, and the play. (Immutable; a named tuple
-    because judging builds several per play and a frozen dataclass takes five times as long to build.)"""
-    state: State              # the state before the play (typed: compiled hooks read its fields directly)
+class PlayContext:
+    """What a rule sees of a play being judged: the state before it, and the play. Immutable by convention (nobody
+    writes it after it is built); a plain class with slots because judging builds several per play: compiled, it
+    is a native class, built by a direct call and read field by field, where a named tuple's fields are looked up
+    by name."""
+    __slots__ = ("state", "seat", "reading", "field", "reversed", "declared", "declined", "special", "left_after",
+                 "as_map")
+    state: State              # the state before the play
     seat: int
-    reading: Reading          # the played cards as read (typed: compiled hooks read its fields directly)
+    reading: Reading          # the played cards as read
     field: Reading | None     # the field before the play
     reversed: bool            # order in force before the play
     declared: frozenset
     declined: frozenset
     special: str | None       # the special play rule that admitted it (sandstorm, spade3, attach_revolution)
     left_after: int           # how many cards the player holds once the cards are played
-    as_map: tuple = ()        # the joker readings the proposal asked for ((joker, rank, suit or -1), ...)
+    as_map: tuple             # the joker readings the proposal asked for ((joker, rank, suit or -1), ...)
+
+    def __init__(self, state: State, seat: int, reading: Reading, field: Reading | None, reversed: bool,
+                 declared: frozenset, declined: frozenset, special: str | None, left_after: int,
+                 as_map: tuple = ()) -> None:
+        self.state, self.seat, self.reading, self.field, self.reversed = state, seat, reading, field, reversed
+        self.declared, self.declined, self.special, self.left_after, self.as_map = (declared, declined, special,
+                                                                                   left_after, as_map)
 
     def params(self, rule_id):
         return self.state.rules.params(rule_id)
+
+    def declaring(self, declared: frozenset) -> "PlayContext":
+        """The same play with other declarations."""
+        return PlayContext(self.state, self.seat, self.reading, self.field, self.reversed, declared, self.declined,
+                           self.special, self.left_after, self.as_map)
 
 
 @dataclass(frozen=True, slots=True)
