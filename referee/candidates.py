@@ -7,7 +7,6 @@ suits from rows of precomputed slots (``slots``).
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import combinations
 from typing import Final
 
@@ -60,8 +59,22 @@ def suit_pattern(hand: int, s: int) -> int:
             | (m >> 48 & 1) << 12)
 
 
-@lru_cache(maxsize=1 << 15)
+# Tables filled as they are asked for, in plain dicts (compiled code looks them up in C; an lru_cache is a Python
+# call that builds and hashes an argument tuple). Their keys are few (13-bit rank patterns), so they need no bound.
+_RUNS: Final[dict[int, tuple]] = {}
+_FEASIBLE: Final[dict[tuple, tuple]] = {}
+
+
 def suit_runs(step: int, pattern: int, jb: int, swaps: bool) -> tuple:
+    """``_suit_runs``, kept."""
+    key = pattern | jb >> 39 | swaps << 15 | step << 16  # the jokers' bits 52-53 as bits 13-14
+    got = _RUNS.get(key)
+    if got is None:
+        got = _RUNS[key] = _suit_runs(step, pattern, jb, swaps)
+    return got
+
+
+def _suit_runs(step: int, pattern: int, jb: int, swaps: bool) -> tuple:
     """The runs of one suit (rank step 1 or 2, at least 3 cards) that a hand holding the ranks ``pattern`` in
     that suit and the jokers ``jb`` can make: ((size, lo, hi, cards as suit 0, jokers), ...)."""
     hand0 = sum(1 << 4 * r for r in range(13) if pattern >> r & 1) | jb
@@ -223,8 +236,16 @@ def candidates(hand: int, rules, swaps: bool = True, beat: Beat | None = None) -
     return out
 
 
-@lru_cache(maxsize=1 << 15)
 def _feasible(shape: str, held: int, nj: int) -> tuple:
+    """``_feasible_rows``, kept."""
+    key = (shape, held, nj)
+    got = _FEASIBLE.get(key)
+    if got is None:
+        got = _FEASIBLE[key] = _feasible_rows(shape, held, nj)
+    return got
+
+
+def _feasible_rows(shape: str, held: int, nj: int) -> tuple:
     """The (sizes, rows, each row's shortest run's cards) of ``shape``'s sequence rows whose first run a hand
     holding the ranks ``held`` (13 bits) and ``nj`` jokers may fill, in table order."""
     return tuple((lengths, rows, firsts) for needed, lengths, rows, firsts in CROSS_SUIT_GROUPS[shape]

@@ -7,7 +7,7 @@ from . import decisions, deals, flow
 from .cards import codes
 from .effects import Unlock
 from .errors import InputError
-from .moves import Move, move_json, parse_move
+from .moves import Move, listed, move_json, parse_move
 from .play import Plan, carry_key, joins_field, judge_play
 from .rules.base import Rejection
 from .resolution import resolve, written
@@ -164,7 +164,9 @@ def _unchecked(st: State, mv) -> tuple:
 def _change(st: State, move, log) -> tuple[Move | None, Verdict | None, State, State, Any, Plan | None]:
     """(move, rejection or None, the state the move was judged at, new state without its seq, log, plan)."""
     try:
-        mv = move if type(move) is Move else parse_move(move)
+        mv = move if type(move) is Move else listed(st, move) if type(move) is dict else None
+        if mv is None:
+            mv = parse_move(move)
     except InputError as e:
         if e.code in CARD_ERRORS:
             return None, reject(e.code, e.message), st, st, [], None

@@ -13,7 +13,6 @@ makes one.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from itertools import combinations
 from typing import Final
 
@@ -23,7 +22,7 @@ from .candidates import Beat, candidates, joined_candidates, possible_cards, spe
 from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, cards_of, codes
 from .decisions import _allowed, strongest_split, window
 from .engine import close_window
-from .moves import Move, move_json
+from .moves import Move, move_json, remember_listing
 from .memo import remember
 from .play import Plan, joins_field, judge_play, judged_key, redeclared
 from .rules import ALIASES, DECLARABLE, SEQUENCES
@@ -46,9 +45,21 @@ def _names(names) -> frozenset:
     return out
 
 
-@lru_cache(maxsize=1 << 15)
-def _outcome_readings(mask, shapes, min_stairs, suits_matter) -> tuple:
-    """One reading per distinct outcome: suits of stand-ins matter only when suit locks are on."""
+_OUTCOMES: Final[dict[tuple, tuple]] = {}  # a plain dict: compiled code looks it up in C, an lru_cache by a Python call
+
+
+def _outcome_readings(mask: int, shapes: frozenset, min_stairs: int, suits_matter: bool) -> tuple:
+    """One reading per distinct outcome: suits of stand-ins matter only when suit locks are on (cached)."""
+    key = (mask, shapes, min_stairs, suits_matter)
+    known = _OUTCOMES.get(key)
+    if known is None:
+        if len(_OUTCOMES) >= 1 << 15:
+            _OUTCOMES.clear()
+        known = _OUTCOMES[key] = _distinct_outcomes(mask, shapes, min_stairs, suits_matter)
+    return known
+
+
+def _distinct_outcomes(mask: int, shapes: frozenset, min_stairs: int, suits_matter: bool) -> tuple:
     seen, out = set(), []
     for r in readings(mask, shapes, min_stairs):
         key = (r.shape, r.lo, r.hi, r.suits if suits_matter else 0, r.eff if suits_matter else
@@ -298,10 +309,14 @@ def legal_moves(st: State, seat: int, annotated: bool = False) -> list[dict]:
         return annotate(st, moves) if annotated else moves
     if st.phase != "play" or st.turn != seat:
         return []
+    plays = _play_moves(st, seat)
     if annotated:
-        moves = [{**move_json(move), **play_annotation(st, move)} for move in _play_moves(st, seat)]
+        moves = [{**move_json(move), **play_annotation(st, move)} for move in plays]
     else:
-        moves = [move_json(move) for move in _play_moves(st, seat)]
+        moves = [move_json(move) for move in plays]
     if st.field is not None or st.rules.lead_may_pass:
         moves.insert(0, {"seat": seat, "action": "pass", **nothing()} if annotated else {"seat": seat, "action": "pass"})
+        plays.insert(0, PASSES[seat] if seat < len(PASSES) else Move(seat, "pass"))
+    if not annotated:
+        remember_listing(st, tuple(moves), tuple(plays))
     return moves

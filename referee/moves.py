@@ -5,7 +5,7 @@ from typing import Final, NamedTuple
 
 from .cards import RANKS, card, code, codes, parse, parse_many, parse_rank, rank_of, suit_of
 from .errors import InputError
-from .state import new_tuple
+from .state import State, new_tuple
 
 ACTIONS: Final = ("play", "pass", "give", "discard", "take", "request", "cut_back")
 ANNOTATIONS: Final = ("effects", "kinds", "forbidden_finish")  # referee.annotate's keys: an echoed entry is accepted
@@ -49,6 +49,40 @@ def move_json(move: Move) -> dict:
 
 
 NONE: Final[frozenset] = frozenset()
+
+# The last listing of plays (legal_moves): (state, its seq, the JSON moves given out, their Moves). ``listed``
+# turns one of those very dicts, unchanged, back into its Move without parsing it: a caller that lists the moves
+# and applies one of them (self-play, the bots) has it parsed once. The state is held, so its identity cannot
+# pass to another; the seq tells a game changed in place (core.Game) from the one that was listed.
+_listing: tuple = (None, -1, (), ())
+
+
+def remember_listing(st: State, jsons: tuple, moves: tuple) -> None:
+    global _listing
+    _listing = (st, st.seq, jsons, moves)
+
+
+def listed(st: State, obj: dict) -> Move | None:
+    """The Move of ``obj`` when it is one of the JSON moves the last listing of ``st`` gave out, as it was given
+    ({seat, action, cards?}; anything else is parsed), else None."""
+    l_st, seq, jsons, moves = _listing
+    if l_st is not st or st.seq != seq:
+        return None
+    for i in range(len(jsons)):
+        if jsons[i] is obj:
+            m: Move = moves[i]
+            seat = obj.get("seat")
+            if type(seat) is not int or seat != m.seat or obj.get("action") != m.action:
+                return None
+            cards = m.cards
+            if cards:
+                texts = obj.get("cards")
+                if len(obj) != 3 or type(texts) is not list or texts != codes(cards):
+                    return None
+            elif len(obj) != 2:
+                return None
+            return m if not (m.as_map or m.declare or m.decline) and m.rank is None and m.count is None else None
+    return None
 
 
 def _names(value, what):

@@ -1,7 +1,7 @@
 """Judging a play: which readings of the cards are legal, the one used, and the effects it fires."""
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final
 
 from .cards import codes
 from .memo import EFFECTS_SIZE, interned, live_effect_memos, remember
