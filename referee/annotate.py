@@ -69,14 +69,14 @@ def play_notes(st: State, seat: int, moves) -> list[Note | None]:
     """``play_note`` of each of ``seat``'s ``moves`` (None for a pass), the state's key made once."""
     jkey = judged_key(st, seat)
     memo = st.rules.moves_memo
-    return [None if mv.action == "pass" else (memo.get((jkey, mv[1:])) or play_note(st, mv)) for mv in moves]
+    return [None if mv.action == "pass" else (memo.get((jkey, mv.play())) or play_note(st, mv)) for mv in moves]
 
 
 def play_note(st: State, mv: Move) -> Note:
     """The annotation of the legal play ``mv``, memoised with the plays listed under play.judged_key and the move
     without its seat: as judge_play's judgement, it does not depend on the seat there (another seat's same cards
     on the same field are annotated alike)."""
-    key = (judged_key(st, mv.seat), mv[1:])
+    key = (judged_key(st, mv.seat), mv.play())
     memo = st.rules.moves_memo
     hit = memo.get(key)
     if hit is None:

@@ -28,7 +28,7 @@ from .play import Plan, joins_field, judge_play, judged_key, redeclared
 from .rules import ALIASES, DECLARABLE, SEQUENCES
 from .rules.base import PlayContext, Rejection
 from .shapes import Reading, beats, loose, readings
-from .state import State, new_tuple
+from .state import State
 
 EFFECT_DECLARATIONS: Final = sorted(DECLARABLE - set(SEQUENCES))
 
@@ -163,7 +163,7 @@ def _listed(st: State, seat: int, mask: int, attached: bool) -> tuple:
         probe: Plan | None = None
         plan: Plan | Rejection
         for i, (declare, decline) in enumerate(variants):
-            move = new_tuple(Move, (seat, "play", mask, jokers, _names(declare), _names(decline), None, None))
+            move = Move(seat, "play", mask, jokers, _names(declare), _names(decline), None, None)
             if probe is not None and probe.alone:
                 plan = redeclared(st, move, probe)
             else:
@@ -187,7 +187,7 @@ def _listed(st: State, seat: int, mask: int, attached: bool) -> tuple:
                 keep = shape_decl + [d for d in fired if d not in shape_decl]
                 if plan.ctx.special and plan.ctx.special not in keep:
                     keep.append(plan.ctx.special)
-                move = new_tuple(Move, (seat, "play", mask, jokers, _names(keep), _names(decline), None, None))
+                move = Move(seat, "play", mask, jokers, _names(keep), _names(decline), None, None)
             once = (tuple(sorted(as_map.items())), move.declare, decline)  # declaring nothing may equal declaring all
             if once not in seen:
                 seen.add(once)

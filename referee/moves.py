@@ -1,30 +1,53 @@
 """Parsing a move proposal into plain typed data; malformed proposals raise InputError."""
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final
 
 from .cards import RANKS, card, code, codes, parse, parse_many, parse_rank, rank_of, suit_of
 from .errors import InputError
-from .state import State, new_tuple
+from .state import State
 
 ACTIONS: Final = ("play", "pass", "give", "discard", "take", "request", "cut_back")
 ANNOTATIONS: Final = ("effects", "kinds", "forbidden_finish")  # referee.annotate's keys: an echoed entry is accepted
 FIELDS: Final = {"seat", "action", "cards", "as", "declare", "decline", "rank", "count", "expected_seq", *ANNOTATIONS}
 
 
-class Move(NamedTuple):  # built for every listed play and proposal: a named tuple builds 3× faster than a dataclass
+class Move:
+    """A parsed move: built for every listed play and proposal, read on every judgement. Immutable by convention
+    (nobody writes one after it is built: listings share them); compiled, a native class, built by a direct call
+    and read field by field."""
+    __slots__ = ("seat", "action", "cards", "as_map", "declare", "decline", "rank", "count")
     seat: int
     action: str
-    cards: int = 0
-    as_map: tuple = ()            # ((joker, rank, suit or -1), ...)
-    declare: frozenset = frozenset()
-    decline: frozenset = frozenset()
-    rank: int | None = None
-    count: int | None = None  # type: ignore[assignment]  # the JSON field's name (shadows tuple.count)
+    cards: int
+    as_map: tuple             # ((joker, rank, suit or -1), ...)
+    declare: frozenset
+    decline: frozenset
+    rank: int | None
+    count: int | None         # the JSON field's name
+
+    def __init__(self, seat: int, action: str, cards: int = 0, as_map: tuple = (), declare: frozenset = frozenset(),
+                 decline: frozenset = frozenset(), rank: int | None = None, count: int | None = None) -> None:
+        self.seat, self.action, self.cards, self.as_map = seat, action, cards, as_map
+        self.declare, self.decline, self.rank, self.count = declare, decline, rank, count
+
+    def play(self) -> tuple:
+        """Everything but the seat (what judging a play reads of the move besides who makes it)."""
+        return self.action, self.cards, self.as_map, self.declare, self.decline, self.rank, self.count
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Move and self.seat == other.seat and self.play() == other.play()
+
+    def __hash__(self) -> int:
+        return hash((self.seat, self.play()))
+
+    def __repr__(self) -> str:
+        return (f"Move(seat={self.seat!r}, action={self.action!r}, cards={self.cards!r}, as_map={self.as_map!r}, "
+                f"declare={self.declare!r}, decline={self.decline!r}, rank={self.rank!r}, count={self.count!r})")
 
     def for_seat(self, seat: int) -> "Move":
         """The same move by ``seat``."""
-        return new_tuple(Move, (seat,) + self[1:])
+        return Move(seat, self.action, self.cards, self.as_map, self.declare, self.decline, self.rank, self.count)
 
     def to_json(self) -> dict:
         return move_json(self)
@@ -32,19 +55,20 @@ class Move(NamedTuple):  # built for every listed play and proposal: a named tup
 
 def move_json(move: Move) -> dict:
     """A move's JSON (a function: compiled code calls it directly, a method of a named tuple by look-up)."""
-    seat, action, cards, as_map, declare, decline, rank, count = move
+    seat, action, cards, as_map = move.seat, move.action, move.cards, move.as_map
     # one dict built at once, cards and all: most moves have cards and nothing else
     out: dict = {"seat": seat, "action": action, "cards": codes(cards)} if cards else {"seat": seat, "action": action}
     if as_map:
         out["as"] = {code(j): (code(card(r, s)) if s >= 0 else RANKS[r]) for j, r, s in as_map}
-    if declare:
-        out["declare"] = sorted(declare)
-    if decline:
-        out["decline"] = sorted(decline)
+    if move.declare:
+        out["declare"] = sorted(move.declare)
+    if move.decline:
+        out["decline"] = sorted(move.decline)
+    rank = move.rank
     if rank is not None:
         out["rank"] = "JK" if rank == 13 else RANKS[rank]
-    if count is not None:
-        out["count"] = count
+    if move.count is not None:
+        out["count"] = move.count
     return out
 
 
@@ -132,7 +156,7 @@ def parse_move(obj) -> Move:
     texts = obj.get("cards")
     cards = parse_many(texts) if texts else 0
     if len(obj) == 2 or len(obj) == 3 and texts is not None:
-        return new_tuple(Move, (seat, action, cards, (), NONE, NONE, None, None))  # {seat, action, cards?}: most proposals
+        return Move(seat, action, cards, (), NONE, NONE, None, None)  # {seat, action, cards?}: most proposals
     as_map, declare, decline, rank = obj.get("as"), obj.get("declare"), obj.get("decline"), obj.get("rank")
     return Move(seat, action, cards, _as_map(as_map, cards) if as_map else (),
                 NONE if declare is None else _names(declare, "declare"),

@@ -8,7 +8,7 @@ from typing import Any
 
 from .cards import cards_of, code, codes, count, deck
 from .errors import InputError
-from .ruleset import MAX_PLAYERS, ruleset_from_json
+from .ruleset import MAX_PLAYERS, Ruleset, ruleset_from_json
 from .state import State
 from .state_fields import FIELDS, REQUIRED
 
@@ -113,12 +113,14 @@ def _consistent(st: State) -> State:
     return st
 
 
-def state_from_json(obj) -> State:
-    """The inverse of ``state_to_json(state)`` (the table's view)."""
+def state_from_json(obj, rules: Ruleset | None = None) -> State:
+    """The inverse of ``state_to_json(state)`` (the table's view). ``rules``: ``ruleset_from_json(obj)`` when the
+    caller has it already (the mc bot reads one view's rules once for all the tables it samples from it)."""
     if not isinstance(obj, dict):
         raise InputError("bad_state", "state must be an object as GET /v1/games/{id} returns to the table")
     try:
-        rules = ruleset_from_json(obj)
+        if rules is None:
+            rules = ruleset_from_json(obj)
         fields: dict[str, Any] = {}
         for key, names, decode, default in _READ:
             fields.update(zip(names, decode(obj[key] if default is REQUIRED else obj.get(key, default), rules)))

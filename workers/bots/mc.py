@@ -18,6 +18,7 @@ import random
 import time
 
 from referee import apply, legal_moves, state_from_json
+from referee.ruleset import ruleset_from_json
 from referee.core import Game
 
 from . import greedy
@@ -145,12 +146,16 @@ class MonteCarloBot:
         if len(cands) == 1:
             return cands[0]
         known = known_gifts(history, seat)
+        try:
+            rules = ruleset_from_json(view)  # every table sampled from the view has its rules
+        except Exception:  # noqa: BLE001 - a view without readable rules: the greedy choice
+            return cands[0]
         totals = [0.0] * len(cands)
         worlds = done = 0
         while done + len(cands) <= max(self.playouts, len(cands)) and time.perf_counter() < deadline:
             table = sample_table(view, seat, rng, known)
             try:
-                root = state_from_json(table)
+                root = state_from_json(table, rules)
             except Exception:  # noqa: BLE001 - an inconsistent sample: fall back to the greedy choice
                 break
             wseed = rng.randrange(1 << 30)
