@@ -11,7 +11,7 @@ from .moves import Move, listed, move_json, parse_move
 from .play import Plan, carry_key, joins_field, judge_play
 from .rules.base import Rejection
 from .resolution import resolve, written
-from .state import Field, State, copied, new_tuple, replace
+from .state import Field, State, copied, replace
 from .verdict import Verdict, reject, verdict_json
 
 CARD_ERRORS: Final = ("invalid_cards",)
@@ -67,7 +67,7 @@ def played(st: State, plan: Plan) -> dict:
     if field is not None and not joins_field(ctx.special):
         beneath |= field.reading.mask
     return {"players": st.players_without(ctx.seat, ctx.reading.mask),
-            "field": new_tuple(Field, (plan.field_reading, ctx.seat)), "beneath": beneath,
+            "field": Field(plan.field_reading, ctx.seat), "beneath": beneath,
             "trick_plays": st.trick_plays + 1, "first_play": False, "idle": 0}
 
 
@@ -218,8 +218,8 @@ def apply(st: State, move) -> tuple:
     finishers = st.rules.finishers
     extra = [x["rule"] for x in log if x.get("rule") and (x.get("kind") == "finish" or x["rule"] in finishers)]
     message, effects = _summary(mv.seat, mv, plan, extra)
-    verdict = new_tuple(Verdict, (True, None, message, effects, plan.ctx.reading.as_map() if plan else {},
-                                  plan.void if plan else (), None, _unchecked(st_at, mv)))
+    verdict = Verdict(True, None, message, effects, plan.ctx.reading.as_map() if plan else {},
+                      plan.void if plan else (), None, _unchecked(st_at, mv))
     new = _numbered(new, st, st_at)
     event = {"seq": new.seq, "type": "move", "move": move_json(mv), "verdict": verdict_json(verdict),
              "outcome": log}

@@ -11,22 +11,50 @@ if TYPE_CHECKING:
     from .ruleset import Ruleset
 
 
-# The parts of a State are named tuples: built several times a move, they build ~3× faster than dataclasses.
-# On hot paths they are built by ``new_tuple(Cls, (every field, ...))``: a named tuple's generated __new__ is
-# interpreted Python, even when called from compiled code, and takes twice as long.
+# The parts of a State read on every move (Player, Field) are plain classes with slots: compiled, native classes
+# built by a direct call and read field by field. The rarer ones are named tuples, built on hot paths by
+# ``new_tuple(Cls, (every field, ...))``: a named tuple's generated __new__ is interpreted Python, even when called
+# from compiled code, and takes twice as long.
 new_tuple: Final = tuple.__new__
 
 
-class Player(NamedTuple):
+class Player:
+    """One seat. Immutable by convention (a change makes a new one); compiled, a native class read field by
+    field, where a named tuple's fields are looked up by name."""
+    __slots__ = ("seat", "name", "hand", "place", "unknown")
     seat: int
     name: str
     hand: int                     # bitmask of the cards known to be in the hand
-    place: int | None = None      # 1 = first to finish in this deal
-    unknown: int = 0              # cards in the hand the referee has not seen (table mode)
+    place: int | None             # 1 = first to finish in this deal
+    unknown: int                  # cards in the hand the referee has not seen (table mode)
+
+    def __init__(self, seat: int, name: str, hand: int, place: int | None = None, unknown: int = 0) -> None:
+        self.seat, self.name, self.hand, self.place, self.unknown = seat, name, hand, place, unknown
 
     @property
     def left(self) -> int:
         return self.hand.bit_count() + self.unknown
+
+    def fields(self) -> tuple:
+        return self.seat, self.name, self.hand, self.place, self.unknown
+
+    def _replace(self, **changes) -> "Player":
+        values: dict[str, Any] = dict(zip(PLAYER_FIELDS, self.fields()))
+        values.update(changes)
+        return Player(**values)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Player and self.fields() == other.fields()
+
+    def __hash__(self) -> int:
+        return hash(self.fields())
+
+    def __repr__(self) -> str:
+        return f"Player(seat={self.seat!r}, name={self.name!r}, hand={self.hand!r}, place={self.place!r}, " \
+               f"unknown={self.unknown!r})"
+
+
+PLAYER_FIELDS: Final = ("seat", "name", "hand", "place", "unknown")
 
 
 class Pending(NamedTuple):
@@ -43,9 +71,28 @@ class Pending(NamedTuple):
     upto: bool = False            # table mode: an answer to a request, of 1..count cards, or pass for "not held"
 
 
-class Field(NamedTuple):
+class Field:
+    """The cards on the field as read, and who played them (immutable by convention; native compiled)."""
+    __slots__ = ("reading", "seat")
     reading: Reading
     seat: int
+
+    def __init__(self, reading: Reading, seat: int) -> None:
+        self.reading, self.seat = reading, seat
+
+    def _replace(self, **changes) -> "Field":
+        values: dict[str, Any] = {"reading": self.reading, "seat": self.seat}
+        values.update(changes)
+        return Field(**values)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Field and self.seat == other.seat and self.reading == other.reading
+
+    def __hash__(self) -> int:
+        return hash((self.reading, self.seat))
+
+    def __repr__(self) -> str:
+        return f"Field(reading={self.reading!r}, seat={self.seat!r})"
 
 
 class After(NamedTuple):
@@ -209,8 +256,7 @@ class State:
         """The players once ``seat`` no longer holds ``cards`` (see ``without``)."""
         players = list(self.players)
         p = players[seat]
-        players[seat] = new_tuple(Player, (p.seat, p.name, p.hand & ~cards, p.place,
-                                           p.unknown - (cards & ~p.hand).bit_count()))
+        players[seat] = Player(p.seat, p.name, p.hand & ~cards, p.place, p.unknown - (cards & ~p.hand).bit_count())
         return tuple(players)
 
     def free_places(self) -> list[int]:
@@ -343,6 +389,6 @@ def replace(obj, **changes):
     """A copy of ``obj`` (a State or one of its parts) with ``changes``."""
     if type(obj) is State:
         return _replace_state(obj, changes)
-    if isinstance(obj, tuple):
+    if isinstance(obj, (tuple, Player, Field)):
         return obj._replace(**changes)
     return dataclasses.replace(obj, **changes)
