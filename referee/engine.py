@@ -107,7 +107,12 @@ def _pass(st: State, seat: int, log):
     ended = flow.ended_by_pass(st, idle, log)  # pass_abort
     if ended is not None:
         return ended
-    changes = flow.pass_changes(st, seat, idle, log)
+    quiet = flow.quiet_pass(st, seat)
+    if quiet is not None:  # most passes: three fields written on a copy, the judged key unchanged
+        new = st.clone()
+        new.turn, new.passed, new.idle = quiet[0], quiet[1], idle
+        return carry_key(st, new)
+    changes = flow.trick_end(st, seat, idle, log)
     new = copied(st, changes)
     return new if "field" in changes else carry_key(st, new)
 

@@ -116,18 +116,23 @@ def pass_changes(st: State, passer: int, idle: int, log) -> dict:
     """The changes of a pass that the pass hooks let stand (``idle`` counts it): the turn moves on, or the trick
     ends and its owner leads (under pass_until_flush, when nobody played since the lead, the seat after the
     last passer leads again)."""
-    changes = _quiet_pass(st, passer, idle)
-    if changes is not None:
-        return changes
+    quiet = quiet_pass(st, passer)
+    if quiet is not None:
+        return {"turn": quiet[0], "passed": quiet[1], "idle": idle}
+    return trick_end(st, passer, idle, log)
+
+
+def trick_end(st: State, passer: int, idle: int, log) -> dict:
+    """The changes of a pass that ends the trick (``quiet_pass`` None)."""
     if st.field is None:
         return leading(st, st.next_active(passer), {"idle": idle})
     return leading_after_flush(st, st.field.seat, log, {"idle": idle})
 
 
-def _quiet_pass(st: State, passer: int, idle: int) -> dict | None:
-    """The changes of a pass after which the trick goes on (the turn moves to the next seat that may play, the
-    passer sitting out under pass_until_flush), or None when the pass ends the trick (every seat has passed, or
-    the turn is back at the field's owner). ``idle`` counts this pass; the pass hooks were asked first."""
+def quiet_pass(st: State, passer: int) -> tuple[int | None, int] | None:
+    """(turn, passed) after a pass after which the trick goes on (the turn moves to the next seat that may play,
+    the passer sitting out under pass_until_flush), or None when the pass ends the trick (every seat has passed,
+    or the turn is back at the field's owner). The pass hooks were asked first."""
     players = st.players
     n = len(players)
     s = passer
@@ -136,10 +141,10 @@ def _quiet_pass(st: State, passer: int, idle: int) -> dict | None:
         for _ in range(n - 1):
             s = (s + st.direction) % n
             if players[s].place is None and not passed >> s & 1:
-                return {"turn": s, "passed": passed, "idle": idle}
+                return s, passed
         return None
     if st.field is None:
-        return {"turn": st.next_active(passer), "idle": idle}
+        return st.next_active(passer), st.passed
     owner = st.field.seat
     if passer == owner:
         return None
@@ -148,7 +153,7 @@ def _quiet_pass(st: State, passer: int, idle: int) -> dict | None:
         if s == owner:
             return None
         if players[s].place is None:
-            return {"turn": s, "idle": idle}
+            return s, st.passed
     raise AssertionError("no active seat to move to")
 
 
