@@ -59,16 +59,35 @@ def close_window(st: State, log):
     return proceed(replace(st, pending=()), log)
 
 
-def played(st: State, plan: Plan) -> dict:
-    """What every play writes: its cards leave the hand for the field, whose cards go beneath."""
+def _played(st: State, plan: Plan) -> tuple:
+    """What every play writes: its cards leave the hand for the field, whose cards go beneath (players, field,
+    beneath)."""
     ctx = plan.ctx
     field = st.field
     beneath = st.beneath
     if field is not None and not joins_field(ctx.special):
         beneath |= field.reading.mask
-    return {"players": st.players_without(ctx.seat, ctx.reading.mask),
-            "field": Field(plan.field_reading, ctx.seat), "beneath": beneath,
-            "trick_plays": st.trick_plays + 1, "first_play": False, "idle": 0}
+    return st.players_without(ctx.seat, ctx.reading.mask), Field(plan.field_reading, ctx.seat), beneath
+
+
+def plain(plan: Plan) -> bool:
+    """A play with no effects that leaves cards in the hand: it only moves the turn on (``write_plain``)."""
+    return not plan.effects and plan.ctx.left_after != 0
+
+
+def write_plain(st: State, new: State, plan: Plan) -> None:
+    """Write a ``plain`` play of ``st`` onto ``new``, a copy of ``st`` or ``st`` itself (core.Game): everything is
+    read before anything is written."""
+    players, field, beneath = _played(st, plan)
+    trick_plays = st.trick_plays + 1
+    turn = flow.next_in_turn(st, plan.ctx.seat, st.direction)
+    new.players = players
+    new.field = field
+    new.beneath = beneath
+    new.trick_plays = trick_plays
+    new.first_play = False
+    new.idle = 0
+    new.turn = turn
 
 
 def play_changes(st: State, plan: Plan) -> dict:
@@ -76,7 +95,9 @@ def play_changes(st: State, plan: Plan) -> dict:
     skip or finish, the next turn (who may take it changes only with the direction); else ``turn`` None and
     ``after`` says what is left (``proceed``)."""
     ctx = plan.ctx
-    changes = played(st, plan)
+    players, field, beneath = _played(st, plan)
+    changes = {"players": players, "field": field, "beneath": beneath, "trick_plays": st.trick_plays + 1,
+               "first_play": False, "idle": 0}
     direction = st.direction
     went_out = ((ctx.seat, flow.forbidden_reason(ctx, plan.effects)),) if ctx.left_after == 0 else ()
     if plan.effects or went_out:
@@ -95,6 +116,10 @@ def _play(st: State, plan: Plan, log):
     if log is not UNLOGGED:
         log.append({"kind": "play", "seat": ctx.seat, "cards": codes(ctx.reading.mask),
                     "shape": plan.field_reading.shape, "as": ctx.reading.as_map()})
+    if plain(plan):
+        new = st.clone()
+        write_plain(st, new, plan)
+        return new
     changes = play_changes(st, plan)
     st = copied(st, changes)
     return st if changes["turn"] is not None else proceed(st, log)
