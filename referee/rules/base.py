@@ -86,8 +86,24 @@ class PlayContext:
                            self.special, self.left_after, self.as_map)
 
 
-@dataclass(frozen=True, slots=True)
 class Rejection:
+    """Why a play or decision is not legal (the verdict's reason, message and rule). Immutable by convention; a
+    plain class with slots, not a frozen dataclass: compiled, a frozen dataclass is built through its generated,
+    interpreted __init__ (a listing builds one per reading a rule turns down)."""
+    __slots__ = ("reason", "message", "rule")
     reason: str
     message: str
-    rule: str | None = None
+    rule: str | None
+
+    def __init__(self, reason: str, message: str, rule: str | None = None) -> None:
+        self.reason, self.message, self.rule = reason, message, rule
+
+    def __eq__(self, other: object) -> bool:
+        return (type(other) is Rejection and self.reason == other.reason and self.message == other.message
+                and self.rule == other.rule)
+
+    def __hash__(self) -> int:
+        return hash((self.reason, self.message, self.rule))
+
+    def __repr__(self) -> str:
+        return f"Rejection(reason={self.reason!r}, message={self.message!r}, rule={self.rule!r})"
