@@ -99,17 +99,24 @@ def cards_of(mask: int) -> list[int]:
     return out
 
 
-_CODES_OF: Final[dict[int, tuple]] = {}  # a plain dict: compiled code looks it up in C, an lru_cache by a Python call
+_BYTE_CODES: Final = [[tuple(CODES[c] for c in cards if c < 54) for cards in row] for row in _BYTE_CARDS]
 
 
 def codes(mask: int) -> list[str]:
-    """The codes of a card set, lowest card first (cached: the state JSON turns every hand into codes)."""
-    known = _CODES_OF.get(mask)
-    if known is None:
-        if len(_CODES_OF) >= 1 << 16:
-            _CODES_OF.clear()
-        known = _CODES_OF[mask] = tuple(map(CODES.__getitem__, cards_of(mask)))
-    return list(known)
+    """The codes of a card set, lowest card first (a byte at a time, as ``cards_of``: a cache of every set asked
+    for fills with the sets played and, emptied when full, cost more than it saved)."""
+    out: list[str] = []
+    if not mask:
+        return out
+    k = ((mask & -mask).bit_length() - 1) >> 3
+    mask >>= 8 * k
+    while mask:
+        b = mask & 0xFF
+        if b:
+            out += _BYTE_CODES[k][b]
+        mask >>= 8
+        k += 1
+    return out
 
 
 def count(mask: int) -> int:
