@@ -69,14 +69,29 @@ def play_notes(st: State, seat: int, moves) -> list[Note | None]:
     """``play_note`` of each of ``seat``'s ``moves`` (None for a pass), the state's key made once."""
     jkey = judged_key(st, seat)
     memo = st.rules.moves_memo
-    return [None if mv.action == "pass" else (memo.get((jkey, mv.play())) or play_note(st, mv)) for mv in moves]
+    out: list[Note | None] = []
+    for m in moves:
+        mv: Move = m  # typed: its fields are read natively
+        if mv.action == "pass":
+            out.append(None)
+        else:
+            note = memo.get(_note_key(jkey, mv))
+            out.append(note if note is not None else play_note(st, mv))
+    return out
+
+
+def _note_key(jkey: int, mv: Move) -> tuple:
+    """A note's memo key: the judged key and the move without its seat (its cards alone for a plain play)."""
+    if mv.as_map or mv.declare or mv.decline:
+        return jkey, mv.play()
+    return jkey, mv.cards
 
 
 def play_note(st: State, mv: Move) -> Note:
     """The annotation of the legal play ``mv``, memoised with the plays listed under play.judged_key and the move
     without its seat: as judge_play's judgement, it does not depend on the seat there (another seat's same cards
     on the same field are annotated alike)."""
-    key = (judged_key(st, mv.seat), mv.play())
+    key = _note_key(judged_key(st, mv.seat), mv)
     memo = st.rules.moves_memo
     hit = memo.get(key)
     if hit is None:
