@@ -73,11 +73,12 @@ class Hand:
 # Hands and plays are scored on many turns: what is read of their cards is kept, in plain dicts keyed by the
 # cards (an lru_cache builds and hashes an argument tuple per call), emptied when full.
 CACHE_SIZE = 1 << 14
-_RANKS: dict[int, tuple] = {}
-_PLAIN: tuple[dict[int, tuple], dict[int, tuple]] = ({}, {})  # by order: normal, reversed
+_RANKS: dict[int, tuple[int, ...]] = {}
+# by order (normal, reversed): (sum of strengths, max strength, cards of strength >= 11, ((rank, cards), ...))
+_PLAIN: tuple[dict[int, tuple[int, int, int, tuple]], dict[int, tuple[int, int, int, tuple]]] = ({}, {})
 
 
-def _rank_counts(cards: int) -> tuple:
+def _rank_counts(cards: int) -> tuple[int, ...]:
     """How many cards of each rank (13: jokers) ``cards`` holds."""
     got = _RANKS.get(cards)
     if got is None:
@@ -88,7 +89,7 @@ def _rank_counts(cards: int) -> tuple:
     return got
 
 
-def _plain(normals: int, rev: bool) -> tuple:
+def _plain(normals: int, rev: bool) -> tuple[int, int, int, tuple]:
     """(sum of strengths, max strength, cards of strength ≥ 11, ((rank, cards), ...)) of the non-joker cards."""
     memo = _PLAIN[1 if rev else 0]
     got = memo.get(normals)
@@ -120,7 +121,7 @@ def score(cards: int, kinds, forbidden_finish: bool, declares: bool, declines: b
     # the order the hand lives in after the play (a revolution flips it for good)
     total, top, tops, used = _plain(normals, rev) if nat else (TOP, TOP, 1, ())
     lead = h.lead
-    score = (total / (nat or 1)) if lead else top
+    score: float = (total / (nat or 1)) if lead else top
     if lead:
         score -= 2.5 * (n - 1)
     else:
