@@ -14,6 +14,10 @@ from .state import State
 
 DECLARATIONS: Final = DECLARABLE.union(ALIASES)  # every name a play may declare
 SEQUENCE_SET: Final = frozenset(SEQUENCES)
+# Module flags read per judged play, gathered once: a getattr with a default on a module that lacks the name raises
+# and catches an AttributeError inside.
+JOINING: Final = frozenset(rid for rid, m in RULES.items() if getattr(m, "JOINS_FIELD", False))
+ALIAS_OF: Final = {m.ID: alias for alias, m in ALIASES.items()}  # a rule's declaration alias, by its id
 # How far a rejected reading got: the furthest one explains the rejection best.
 PROGRESS: Final = {"invalid_cards": 0, "shape_mismatch": 1, "undeclared": 2, "too_weak": 3, "locked": 4,
             "must_include_first_card": 4}
@@ -35,13 +39,13 @@ class Plan:
 
 def joins_field(special) -> bool:
     """Did the special play that admitted a play join its cards to the field's (JOINS_FIELD: attach revolution)?"""
-    return special is not None and getattr(RULES.get(special), "JOINS_FIELD", False)
+    return special is not None and special in JOINING
 
 
 def _declared(module, declared, state) -> bool:
     if module.ID in declared:
         return True
-    alias = getattr(module, "ALIAS", None)
+    alias = ALIAS_OF.get(module.ID)
     return alias is not None and alias in declared and module.alias_applies(state)
 
 
@@ -90,7 +94,7 @@ def _effects(ctx: PlayContext, voids: bool = True) -> tuple[tuple, tuple]:
     rs = ctx.state.rules
     kept = []
     for module, effects in _raw_effects(ctx):
-        if rs.declarations and getattr(module, "DECLARABLE", False) and not _declared(module, ctx.declared,
+        if rs.declarations and module.ID in DECLARABLE and not _declared(module, ctx.declared,
                                                                                       ctx.state):
             effects = [e for e in effects if isinstance(e, Unlock)]
         kept.extend(effects)
