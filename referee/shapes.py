@@ -7,7 +7,6 @@ ranks used to compare it. A lone joker, or a set made only of jokers, is
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
 from typing import Final
@@ -20,8 +19,10 @@ from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, card, cards_of, code, rank_o
 PLAIN_SHAPES: Final = {"loose": (-1, "loose cards"), "single": (0, "a single"), "group": (1, "a group")}
 
 
-@dataclass(frozen=True, slots=True)
 class Reading:
+    """Cards as one play. Immutable by convention; a plain class with slots, not a frozen dataclass: compiled, a
+    frozen dataclass is built and compared through its generated, interpreted __init__ and __eq__."""
+    __slots__ = ("shape", "mask", "n", "lo", "hi", "suits", "eff", "jokers", "wild")
     shape: str
     mask: int                 # the physical cards
     n: int
@@ -29,13 +30,26 @@ class Reading:
     hi: int                   # strongest rank in normal order
     suits: int                # 4-bit set of the suits shown (jokers: the suit they stand for)
     eff: tuple                # (rank, suit) of every card as read; suit -1 = no suit left
-    jokers: tuple = ()        # ((joker card, rank, suit), ...) the stand-in readings
-    wild: bool = False
+    jokers: tuple             # ((joker card, rank, suit), ...) the stand-in readings
+    wild: bool
+
+    def __init__(self, shape: str, mask: int, n: int, lo: int, hi: int, suits: int, eff: tuple, jokers: tuple = (),
+                 wild: bool = False) -> None:
+        self.shape, self.mask, self.n, self.lo, self.hi, self.suits = shape, mask, n, lo, hi, suits
+        self.eff, self.jokers, self.wild = eff, jokers, wild
+
+    def __eq__(self, other: object) -> bool:
+        return (type(other) is Reading and self.mask == other.mask and self.shape == other.shape
+                and self.n == other.n and self.lo == other.lo and self.hi == other.hi and self.suits == other.suits
+                and self.eff == other.eff and self.jokers == other.jokers and self.wild == other.wild)
 
     def __hash__(self) -> int:
-        # memo keys hold readings: the generated hash would hash every field, ``eff`` pair by pair, each time (and
-        # interpreted, even compiled); equal readings have equal cards, shape and stand-ins
+        # memo keys hold readings: equal readings have equal cards, shape and stand-ins
         return hash((self.mask, self.shape, self.jokers))
+
+    def __repr__(self) -> str:
+        return (f"Reading(shape={self.shape!r}, mask={self.mask!r}, n={self.n!r}, lo={self.lo!r}, hi={self.hi!r}, "
+                f"suits={self.suits!r}, eff={self.eff!r}, jokers={self.jokers!r}, wild={self.wild!r})")
 
     def rank_count(self, rank: int) -> int:
         return sum(1 for r, _ in self.eff if r == rank)

@@ -17,7 +17,7 @@ NOT_CORE = ("presets.py",)  # the presets are rule data
 
 ACTION = "the cut_back action of a move or pending decision (and the event kind it logs)"
 PHASE = "the exchange phase of a deal"
-FIELD = "a State, Ruleset or JSON field that holds the rule's state (revolution, jack_back, rank_lock, jokers)"
+FIELD = "a State, Ruleset, Reading or JSON field that holds the rule's state (revolution, jack_back, rank_lock, jokers)"
 CITED = "the rule a core rejection or event cites in its `rule` value / message"
 KIND = "an effect's kind (effects.KIND: what it changes), named like the state field it changes"
 ANNOTATION = "the legal-moves annotation key forbidden_finish (whether going out with the move ranks from the bottom)"
@@ -30,6 +30,7 @@ LABELS = {
     **{(f, r): FIELD for f in ("resolution.py", "state.py", "state_fields.py")
        for r in ("revolution", "jack_back", "rank_lock")},
     ("ruleset.py", "jokers"): FIELD,
+    ("shapes.py", "jokers"): FIELD,             # Reading.jokers: the stand-in readings (its slots name it)
     ("engine.py", "lead_pass"): CITED,          # must_play: passing on an empty field needs lead_pass
     ("flow.py", "forbidden_finish"): CITED,     # a finish ranked from the bottom
     ("play.py", "attach_revolution"): CITED,    # loose cards only an attach revolution joins
