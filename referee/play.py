@@ -107,7 +107,7 @@ def _effects(ctx: PlayContext, voids: bool = True) -> tuple[tuple, tuple]:
             d not in fired and d not in SEQUENCES and not (
                 d in ALIASES and ALIASES[d].ID in fired and ALIASES[d].alias_applies(ctx.state))) or (
             d in SEQUENCES and d != ctx.reading.shape and not joins_field(ctx.special))))
-    return tuple(ordered(kept)), void
+    return tuple(ordered(kept) if len(kept) > 1 else kept), void
 
 
 def _forms_lock(ctx) -> bool:
@@ -250,8 +250,8 @@ def judge_play(state: State, move: Move, with_effects: bool = True, probe: bool 
 def _judge(state: State, move: Move, with_effects: bool, probe: bool = False):
     rs = state.rules
     seat = move.seat
-    unknown = move.declare - DECLARATIONS if move.declare else None
-    if unknown:
+    if move.declare and not move.declare <= DECLARATIONS:  # a subset test: no new set for the usual answer
+        unknown = move.declare - DECLARATIONS
         return Rejection("invalid_declaration", f"unknown declaration(s) {', '.join(sorted(unknown))}: declare "
                          "rule ids of effects or shapes (GET /v1/rules)")
     for d in move.decline:
