@@ -24,7 +24,7 @@ from .decisions import _allowed, strongest_split, window
 from .engine import close_window
 from .moves import Move, move_json, remember_listing
 from .memo import remember
-from .play import Plan, joins_field, judge_play, judged_key, redeclared
+from .play import SEQUENCE_SET, Plan, joins_field, judge_play, judged_key, redeclared
 from .rules import ALIASES, DECLARABLE, SEQUENCES
 from .rules.base import PlayContext, Rejection
 from .shapes import Reading, beats, loose, readings
@@ -150,7 +150,7 @@ def _listed(st: State, seat: int, mask: int, attached: bool) -> tuple:
             continue
         as_map = reading.as_map()
         variants: list[tuple] = []
-        shape_decl = [reading.shape] if reading.shape in SEQUENCES else []
+        shape_decl = [reading.shape] if reading.shape in SEQUENCE_SET else []
         if rules.declarations:
             variants.append((shape_decl + EFFECT_DECLARATIONS, ()))
             variants.append((shape_decl, ()))

@@ -104,9 +104,9 @@ def _effects(ctx: PlayContext, voids: bool = True) -> tuple[tuple, tuple]:
         # A shape declaration is void when the play is not that shape (RULES.md §6); for an attach
         # revolution the declared shape may be the combined one, so it is not judged there.
         void = tuple(sorted(d for d in ctx.declared if (
-            d not in fired and d not in SEQUENCES and not (
+            d not in fired and d not in SEQUENCE_SET and not (
                 d in ALIASES and ALIASES[d].ID in fired and ALIASES[d].alias_applies(ctx.state))) or (
-            d in SEQUENCES and d != ctx.reading.shape and not joins_field(ctx.special))))
+            d in SEQUENCE_SET and d != ctx.reading.shape and not joins_field(ctx.special))))
     return tuple(ordered(kept) if len(kept) > 1 else kept), void
 
 
@@ -126,7 +126,7 @@ def _check(ctx: PlayContext, reading: Reading, field: Reading | None, rs) -> Rej
         if reading.shape != field.shape or reading.n != field.n:
             return Rejection("shape_mismatch", f"the field holds {SHAPE_NAMES[field.shape]} of {field.n} card(s); "
                              f"this play is {SHAPE_NAMES[reading.shape]} of {reading.n}")
-    if rs.declarations and reading.shape in SEQUENCES and reading.shape not in ctx.declared:
+    if rs.declarations and reading.shape in SEQUENCE_SET and reading.shape not in ctx.declared:
         return Rejection("undeclared", f"{SHAPE_NAMES[reading.shape]} must be declared with the play "
                          f"(declare: ['{reading.shape}']; declarations_required)", "declarations_required")
     if field is not None and not beats(reading, field, ctx.reversed, rs.compare):
