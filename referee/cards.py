@@ -85,7 +85,12 @@ _BYTE_CARDS: Final = [[tuple(8 * k + i for i in range(8) if b >> i & 1) for b in
 
 def cards_of(mask: int) -> list[int]:
     """The cards of ``mask``, lowest first (a byte at a time: a hand or a deck is a few table look-ups)."""
-    out: list[int] = []
+    return _by_bytes(mask, _BYTE_CARDS)
+
+
+def _by_bytes(mask: int, tables: list) -> list:
+    """The entries of ``tables[k][b]`` for every nonzero byte ``b`` of ``mask`` (byte ``k``), lowest first."""
+    out: list = []
     if not mask:
         return out
     k = ((mask & -mask).bit_length() - 1) >> 3
@@ -93,7 +98,7 @@ def cards_of(mask: int) -> list[int]:
     while mask:
         b = mask & 0xFF
         if b:
-            out += _BYTE_CARDS[k][b]
+            out += tables[k][b]
         mask >>= 8
         k += 1
     return out
@@ -105,18 +110,7 @@ _BYTE_CODES: Final = [[tuple(CODES[c] for c in cards if c < 54) for cards in row
 def codes(mask: int) -> list[str]:
     """The codes of a card set, lowest card first (a byte at a time, as ``cards_of``: a cache of every set asked
     for fills with the sets played and, emptied when full, cost more than it saved)."""
-    out: list[str] = []
-    if not mask:
-        return out
-    k = ((mask & -mask).bit_length() - 1) >> 3
-    mask >>= 8 * k
-    while mask:
-        b = mask & 0xFF
-        if b:
-            out += _BYTE_CODES[k][b]
-        mask >>= 8
-        k += 1
-    return out
+    return _by_bytes(mask, _BYTE_CODES)
 
 
 def count(mask: int) -> int:
