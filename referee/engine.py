@@ -154,13 +154,13 @@ def _turn_rejection(st: State, mv) -> Verdict:
     return reject("not_your_turn", f"it is seat {st.turn}'s turn{own}, not seat {mv.seat}'s")
 
 
-PASSES: Final = tuple(f"seat {seat} passes" for seat in range(8))  # most moves are passes that fire nothing
+PASS_MESSAGES: Final = tuple(f"seat {seat} passes" for seat in range(8))  # most moves are passes that fire nothing
 
 
 def _summary(seat: int, mv: Move, plan: Plan | None, extra_effects: list) -> tuple[str, tuple]:
     if mv.action == "pass":
-        if not extra_effects and seat < len(PASSES):
-            return PASSES[seat], ()
+        if not extra_effects and seat < len(PASS_MESSAGES):
+            return PASS_MESSAGES[seat], ()
         text = f"seat {seat} passes"
     elif mv.action == "play":
         assert plan is not None  # a legal play was judged
