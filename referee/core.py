@@ -4,10 +4,11 @@
 so ``Game`` holds a private State and writes the commonest moves into it in place: a pass that ends no deal
 (``flow.pass_changes``) and a legal play (``engine.write_plain`` for a play with no effects that leaves cards in
 the hand, written straight into the State as ``apply`` writes it into its copy; else ``engine.play_changes``, and
-what it leaves to do ``engine.proceed`` does on a copy). Decisions, a pass that ends the deal, and every proposal the engine would reject go through
-``engine.advance`` as they are, so the rules are the engine's own and nothing is judged twice differently:
-``tests/engine/test_core_game.py`` checks that a game played in place passes through the very states ``advance``
-gives. The state is a State all along, so ``options``, ``actors`` and the observer read it as they read any.
+what it leaves to do ``engine.proceed`` does on a copy). Decisions, a pass that ends the deal, and every proposal
+the engine would reject go through ``engine.advance`` as they are, so the rules are the engine's own and nothing
+is judged twice differently: ``tests/engine/test_core_game.py`` checks that a game played in place passes through
+the very states ``advance`` gives. The state is a State all along, so ``options``, ``actors`` and the observer
+read it as they read any.
 """
 from __future__ import annotations
 

@@ -54,7 +54,7 @@ class Move:
 
 
 def move_json(move: Move) -> dict:
-    """A move's JSON (a function: compiled code calls it directly, a method of a named tuple by look-up)."""
+    """A move's JSON (a function: compiled code calls it directly)."""
     seat, action, cards, as_map = move.seat, move.action, move.cards, move.as_map
     # one dict built at once, cards and all: most moves have cards and nothing else
     out: dict = {"seat": seat, "action": action, "cards": codes(cards)} if cards else {"seat": seat, "action": action}
