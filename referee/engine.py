@@ -59,15 +59,18 @@ def close_window(st: State, log):
     return proceed(replace(st, pending=()), log)
 
 
+PLAYED: Final = ("players", "field", "beneath", "trick_plays", "first_play", "idle")  # what _played gives
+
+
 def _played(st: State, plan: Plan) -> tuple:
-    """What every play writes: its cards leave the hand for the field, whose cards go beneath (players, field,
-    beneath)."""
+    """What every play writes (PLAYED): its cards leave the hand for the field, whose cards go beneath."""
     ctx = plan.ctx
     field = st.field
     beneath = st.beneath
     if field is not None and not joins_field(ctx.special):
         beneath |= field.reading.mask
-    return st.players_without(ctx.seat, ctx.reading.mask), Field(plan.field_reading, ctx.seat), beneath
+    return (st.players_without(ctx.seat, ctx.reading.mask), Field(plan.field_reading, ctx.seat), beneath,
+            st.trick_plays + 1, False, 0)
 
 
 def plain(plan: Plan) -> bool:
@@ -78,15 +81,8 @@ def plain(plan: Plan) -> bool:
 def write_plain(st: State, new: State, plan: Plan) -> None:
     """Write a ``plain`` play of ``st`` onto ``new``, a copy of ``st`` or ``st`` itself (core.Game): everything is
     read before anything is written."""
-    players, field, beneath = _played(st, plan)
-    trick_plays = st.trick_plays + 1
     turn = flow.next_in_turn(st, plan.ctx.seat, st.direction)
-    new.players = players
-    new.field = field
-    new.beneath = beneath
-    new.trick_plays = trick_plays
-    new.first_play = False
-    new.idle = 0
+    new.players, new.field, new.beneath, new.trick_plays, new.first_play, new.idle = _played(st, plan)
     new.turn = turn
 
 
@@ -95,9 +91,7 @@ def play_changes(st: State, plan: Plan) -> dict:
     skip or finish, the next turn (who may take it changes only with the direction); else ``turn`` None and
     ``after`` says what is left (``proceed``)."""
     ctx = plan.ctx
-    players, field, beneath = _played(st, plan)
-    changes = {"players": players, "field": field, "beneath": beneath, "trick_plays": st.trick_plays + 1,
-               "first_play": False, "idle": 0}
+    changes = dict(zip(PLAYED, _played(st, plan)))
     direction = st.direction
     went_out = ((ctx.seat, flow.forbidden_reason(ctx, plan.effects)),) if ctx.left_after == 0 else ()
     if plan.effects or went_out:
