@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from .cards import cards_of, code, parse_many
 from .decisions import cut_back_finish
-from .effects import Unlock
+from .effects import named
 from .engine import close_window, leads_through_window
 from .errors import InputError
 from .flow import flush, forbidden_reason
@@ -98,10 +98,9 @@ def play_note(st: State, mv: Move) -> Note:
         plan = judge_play(st, mv)
         if isinstance(plan, Rejection):
             raise InputError("bad_move", f"only legal moves are annotated: {plan.message}")
-        fired = [e for e in plan.effects if not isinstance(e, Unlock)]
-        hit = remember(memo, key, new_tuple(Note, (tuple(dict.fromkeys(e.rule for e in fired)),
-                                                   tuple(dict.fromkeys(e.KIND for e in fired)),
-                                                   forbidden_reason(plan.ctx, plan.effects) is not None)))
+        effects = plan.effects
+        hit = remember(memo, key, new_tuple(Note, (tuple(named(effects)), tuple(named(effects, kinds=True)),
+                                                   forbidden_reason(plan.ctx, effects) is not None)))
     return hit
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Final
 
-from .cards import JOKERS_MASK, NORMAL_MASK, cards_of, deck
+from .cards import JOKERS_MASK, NORMAL_MASK, cards_of, count, deck
 from .rules import SHAPE_MODULES
 from .shapes import Reading
 from .state import State
@@ -39,7 +39,7 @@ def _group_table() -> list[list[list[dict[int, tuple]]]]:
                     if sub & ~pattern:
                         continue
                     for js in _joker_sets(jb << 52):
-                        sizes.setdefault(sub.bit_count() + js.bit_count(), []).append(sub << 4 * r | js)
+                        sizes.setdefault(count(sub) + count(js), []).append(sub << 4 * r | js)
                 by_jokers.append({k: tuple(v) for k, v in sizes.items()})
             by_pattern.append(by_jokers)
         table.append(by_pattern)
@@ -87,7 +87,7 @@ def _suit_runs(step: int, pattern: int, jb: int, swaps: bool) -> tuple:
                 break
             slots = [4 * (lo + i * step) for i in range(length)]
             mask = sum(1 << c for c in slots)
-            missing = (mask & ~hand0).bit_count()
+            missing = count(mask & ~hand0)
             if missing > len(jokers):
                 break  # longer runs from this start miss at least as many
             sets: set = set()
@@ -198,21 +198,21 @@ def candidates(hand: int, rules, swaps: bool = True, beat: Beat | None = None) -
                 if pattern:
                     out.update(GROUPS[r][pattern][j].get(size, ()))
             for js in JOKER_SETS[j]:
-                if js.bit_count() == size:
+                if count(js) == size:
                     out.add(js)
         # no sequence of another shape can follow the field (Beat.run)
         shapes = (f.shape,) if f.shape in rules.sequences else ()
     if not shapes:
         return out
     patterns = [suit_pattern(hand, s) for s in range(4)]  # the ranks held in each suit
-    nj = jb.bit_count()
+    nj = count(jb)
     jokers = None
     for shape in shapes:
         step = SINGLE_STEP.get(shape)
         if step is not None:
             for s in range(4):
                 pattern = patterns[s]
-                if pattern.bit_count() + nj < 3:
+                if count(pattern) + nj < 3:
                     continue
                 for k, lo, hi, normals, js in suit_runs(step, pattern, jb, swaps):
                     if (sizes is None or k in sizes) and (beat is None or beat.run(shape, k, lo, hi)):
@@ -225,9 +225,9 @@ def candidates(hand: int, rules, swaps: bool = True, beat: Beat | None = None) -
             if sizes is not None and lengths.isdisjoint(sizes):
                 continue
             # most rows miss too many of their shortest run's cards: dropped in one comprehension
-            for runs in [row for row, first in zip(rows, firsts) if (first & nothand).bit_count() <= nj]:
+            for runs in [row for row, first in zip(rows, firsts) if count(first & nothand) <= nj]:
                 for mask, slots in runs:
-                    missing = (mask & ~hand).bit_count()
+                    missing = count(mask & ~hand)
                     if missing > nj:
                         break  # longer runs from this start miss at least as many
                     k = len(slots)
@@ -249,7 +249,7 @@ def _feasible_rows(shape: str, held: int, nj: int) -> tuple:
     """The (sizes, rows, each row's shortest run's cards) of ``shape``'s sequence rows whose first run a hand
     holding the ranks ``held`` (13 bits) and ``nj`` jokers may fill, in table order."""
     return tuple((lengths, rows, firsts) for needed, lengths, rows, firsts in CROSS_SUIT_GROUPS[shape]
-                 if (needed & ~held).bit_count() <= nj)
+                 if count(needed & ~held) <= nj)
 
 
 def _span(slots) -> tuple[int, int]:

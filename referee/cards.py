@@ -114,7 +114,17 @@ def codes(mask: int) -> list[str]:
 
 
 def count(mask: int) -> int:
-    return mask.bit_count()
+    """How many cards ``mask`` holds. Counted in integer steps on the 56 bits a card set fits in: compiled, these
+    run natively, where ``int.bit_count`` is a method call through the interpreter."""
+    if mask >> 56 or mask < 0:
+        return mask.bit_count()
+    x = mask - (mask >> 1 & 0x55555555555555)
+    x = (x & 0x33333333333333) + (x >> 2 & 0x33333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F
+    x += x >> 8
+    x += x >> 16
+    x += x >> 32
+    return x & 0x7F
 
 
 def deck(jokers: int) -> int:

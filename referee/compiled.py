@@ -22,11 +22,10 @@ import warnings
 from importlib.abc import MetaPathFinder
 from pathlib import Path
 
-ENGINE = ("annotate", "candidates", "cards", "core", "decisions", "engine", "flow", "legal", "memo", "moves", "play",
-          "resolution", "ruleset", "shapes", "state", "verdict")
+ENGINE = ("annotate", "candidates", "cards", "core", "decisions", "effects", "engine", "flow", "legal", "memo", "moves",
+          "play", "resolution", "ruleset", "shapes", "state", "verdict")
 HERE = Path(__file__).parent
-# the engine's hot modules and every rule module (rules.base's context and rejection included); effects.py stays
-# interpreted: compiled, its dataclasses' class constants (ORDER, KIND) turn into instance fields
+# the engine's hot modules and every rule module (rules.base's context and rejection included)
 COMPILED = ENGINE + tuple(f"rules.{p.stem}" for p in sorted((HERE / "rules").glob("*.py")) if p.stem != "__init__")
 STAMP = "_compiled.json"  # {module: sha256 of the source it was compiled from}, written by setup.py
 

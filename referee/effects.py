@@ -15,92 +15,153 @@ partial one whatever their order; cuts keep the first; skips add up.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import ClassVar
 
+from .resolution import Resolution
 from .state import Pending
 
 
-@dataclass(frozen=True, slots=True)
-class Lock:
+class Effect:
+    """What one rule's hook says a play does. Effects are immutable by convention and compared by class and
+    fields; plain classes with slots rather than frozen dataclasses, so that compiled they are built and read
+    natively (a frozen dataclass is built through its interpreted ``__init__``)."""
+    __slots__ = ("rule",)
+    ORDER: ClassVar[int] = 0
+    KIND: ClassVar[str] = ""
     rule: str
+
+    def __init__(self, rule: str) -> None:
+        self.rule = rule
+
+    def fold(self, res: Resolution) -> None:
+        raise NotImplementedError
+
+    def fields(self) -> tuple:
+        """Its fields by name, in order (equality, hashing and repr read them)."""
+        return (("rule", self.rule),)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and isinstance(other, Effect) and other.fields() == self.fields()
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.fields()))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.fields())})"
+
+
+class Lock(Effect):
+    __slots__ = ("suits", "exact")
+    ORDER: ClassVar[int] = 1
+    KIND: ClassVar[str] = "lock"
     suits: int
     exact: bool
-    ORDER = 1
-    KIND = "lock"
 
-    def fold(self, res):
+    def __init__(self, rule: str, suits: int, exact: bool) -> None:
+        self.rule, self.suits, self.exact = rule, suits, exact
+
+    def fields(self) -> tuple:
+        return ("rule", self.rule), ("suits", self.suits), ("exact", self.exact)
+
+    def fold(self, res: Resolution) -> None:
         if self.exact:
             res.lock, res.exact = (self.suits, "exact"), True
         elif not res.exact:
             res.lock = (self.suits, "partial")
 
 
-@dataclass(frozen=True, slots=True)
-class Unlock:
-    rule: str
-    rank: bool = False          # it ends the rank lock (else the suit locks)
-    ORDER = 1
-    KIND = "unlock"
+class Unlock(Effect):
+    __slots__ = ("rank",)
+    ORDER: ClassVar[int] = 1
+    KIND: ClassVar[str] = "unlock"
+    rank: bool                  # it ends the rank lock (else the suit locks)
 
-    def fold(self, res):
+    def __init__(self, rule: str, rank: bool = False) -> None:
+        self.rule, self.rank = rule, rank
+
+    def fields(self) -> tuple:
+        return ("rule", self.rule), ("rank", self.rank)
+
+    def fold(self, res: Resolution) -> None:
         if self.rank:
             res.rank_lock = False
         else:
             res.lock = (0, None)
 
 
-@dataclass(frozen=True, slots=True)
-class RankLock:
-    rule: str
-    ORDER = 1
-    KIND = "rank_lock"
+class RankLock(Effect):
+    __slots__ = ()
+    ORDER: ClassVar[int] = 1
+    KIND: ClassVar[str] = "rank_lock"
 
-    def fold(self, res):
+    def fold(self, res: Resolution) -> None:
         res.rank_lock = True
 
 
-@dataclass(frozen=True, slots=True)
-class Revolution:
-    rule: str
-    threshold: int = 0          # from now on a revolution needs this many cards (0: unchanged)
-    ORDER = 2
-    KIND = "revolution"
+class Revolution(Effect):
+    __slots__ = ("threshold",)
+    ORDER: ClassVar[int] = 2
+    KIND: ClassVar[str] = "revolution"
+    threshold: int              # from now on a revolution needs this many cards (0: unchanged)
 
-    def fold(self, res):
+    def __init__(self, rule: str, threshold: int = 0) -> None:
+        self.rule, self.threshold = rule, threshold
+
+    def fields(self) -> tuple:
+        return ("rule", self.rule), ("threshold", self.threshold)
+
+    def fold(self, res: Resolution) -> None:
         res.revolution = True   # several on one play turn the order once
         res.revolution_min = max(res.revolution_min, self.threshold)
 
 
-@dataclass(frozen=True, slots=True)
-class JackBack:
-    rule: str
-    ORDER = 2
-    KIND = "jack_back"
+class JackBack(Effect):
+    __slots__ = ()
+    ORDER: ClassVar[int] = 2
+    KIND: ClassVar[str] = "jack_back"
 
-    def fold(self, res):
+    def fold(self, res: Resolution) -> None:
         res.jack_back = not res.jack_back
 
 
-@dataclass(frozen=True, slots=True)
-class Reverse:
-    rule: str
-    trick: bool = False         # the direction comes back when the trick ends
-    ORDER = 2
-    KIND = "reverse"
+class Reverse(Effect):
+    __slots__ = ("trick",)
+    ORDER: ClassVar[int] = 2
+    KIND: ClassVar[str] = "reverse"
+    trick: bool                 # the direction comes back when the trick ends
 
-    def fold(self, res):
+    def __init__(self, rule: str, trick: bool = False) -> None:
+        self.rule, self.trick = rule, trick
+
+    def fields(self) -> tuple:
+        return ("rule", self.rule), ("trick", self.trick)
+
+    def fold(self, res: Resolution) -> None:
         res.direction = -res.direction
         res.trick = res.trick != self.trick
 
 
-@dataclass(frozen=True, slots=True)
-class BloodyMary:
-    rule: str
+class Counted(Effect):
+    """An effect that acts on a number of cards or seats (``count``)."""
+    __slots__ = ("count",)
     count: int
-    ORDER = 3
-    KIND = "others_discard"
 
-    def fold(self, res):
+    def __init__(self, rule: str, count: int) -> None:
+        self.rule, self.count = rule, count
+
+    def fields(self) -> tuple:
+        return ("rule", self.rule), ("count", self.count)
+
+
+class BloodyMary(Counted):
+    __slots__ = ()
+    ORDER: ClassVar[int] = 3
+    KIND: ClassVar[str] = "others_discard"
+
+    def fold(self, res: Resolution) -> None:
         st, seat = res.st, res.ctx.seat
         s = seat
         for _ in range(len(st.players) - 1):
@@ -110,72 +171,80 @@ class BloodyMary:
                                          reversed=res.ctx.reversed))
 
 
-@dataclass(frozen=True, slots=True)
-class Resurrect:
-    rule: str
-    ORDER = 4
-    KIND = "take"
+class Resurrect(Effect):
+    __slots__ = ()
+    ORDER: ClassVar[int] = 4
+    KIND: ClassVar[str] = "take"
 
-    def fold(self, res):
+    def fold(self, res: Resolution) -> None:
         if res.ctx.left_after:
             res.queue.append(Pending(res.ctx.seat, "take", 1, self.rule))
 
 
-@dataclass(frozen=True, slots=True)
-class SevenPass:
-    rule: str
-    count: int
-    ORDER = 5
-    KIND = "give"
+class SevenPass(Counted):
+    __slots__ = ()
+    ORDER: ClassVar[int] = 5
+    KIND: ClassVar[str] = "give"
 
-    def fold(self, res):
+    def fold(self, res: Resolution) -> None:
         to = res.st.next_active(res.ctx.seat, res.direction)
         if to is not None:
             res.queue.append(Pending(res.ctx.seat, "give", self.count, self.rule, to=to))
 
 
-@dataclass(frozen=True, slots=True)
-class TenDiscard:
-    rule: str
-    count: int
-    ORDER = 6
-    KIND = "discard"
+class TenDiscard(Counted):
+    __slots__ = ()
+    ORDER: ClassVar[int] = 6
+    KIND: ClassVar[str] = "discard"
 
-    def fold(self, res):
+    def fold(self, res: Resolution) -> None:
         res.queue.append(Pending(res.ctx.seat, "discard", self.count, self.rule))
 
 
-@dataclass(frozen=True, slots=True)
-class Cut:
-    rule: str
-    ORDER = 7
-    KIND = "cut"
+class Cut(Effect):
+    __slots__ = ()
+    ORDER: ClassVar[int] = 7
+    KIND: ClassVar[str] = "cut"
 
-    def fold(self, res):
+    def fold(self, res: Resolution) -> None:
         res.cut = res.cut or self.rule
 
 
-@dataclass(frozen=True, slots=True)
-class Skip:
-    rule: str
-    count: int
-    ORDER = 8
-    KIND = "skip"
+class Skip(Counted):
+    __slots__ = ()
+    ORDER: ClassVar[int] = 8
+    KIND: ClassVar[str] = "skip"
 
-    def fold(self, res):
+    def fold(self, res: Resolution) -> None:
         res.skip += self.count
 
 
-@dataclass(frozen=True, slots=True)
-class ClearLocks:
+class ClearLocks(Effect):
     """Every lock ends (after an attach revolution, whatever the other effects locked)."""
-    rule: str
-    ORDER = 9
-    KIND = "unlock"
+    __slots__ = ()
+    ORDER: ClassVar[int] = 9
+    KIND: ClassVar[str] = "unlock"
 
-    def fold(self, res):
+    def fold(self, res: Resolution) -> None:
         res.lock, res.rank_lock = (0, None), False
 
 
-def ordered(effects):
-    return sorted(effects, key=lambda e: e.ORDER)
+def named(effects, kinds: bool = False) -> list[str]:
+    """The rule ids (with ``kinds``: the kinds) of ``effects`` other than unlocks, each once, in order: what a
+    verdict and an annotation name."""
+    out: list[str] = []
+    for e in effects:
+        effect: Effect = e
+        if type(effect) is not Unlock:
+            name = effect.KIND if kinds else effect.rule
+            if name not in out:
+                out.append(name)
+    return out
+
+
+def _order(e: Effect) -> int:
+    return e.ORDER
+
+
+def ordered(effects) -> list:
+    return sorted(effects, key=_order)

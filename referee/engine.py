@@ -5,7 +5,7 @@ from typing import Any, Final
 
 from . import decisions, deals, flow
 from .cards import codes
-from .effects import Unlock
+from .effects import named
 from .errors import InputError
 from .moves import Move, listed, move_json, parse_move
 from .play import Plan, carry_key, joins_field, judge_play
@@ -162,8 +162,7 @@ def _summary(seat: int, mv: Move, plan: Plan | None, extra_effects: list) -> tup
         text = f"seat {seat} plays {' '.join(codes(mv.cards))} ({shape})"
     else:
         text = f"seat {seat} {mv.action}s" + (f" {' '.join(codes(mv.cards))}" if mv.cards else "")
-    fired = list(dict.fromkeys([e.rule for e in plan.effects if not isinstance(e, Unlock)])) \
-        if plan is not None and plan.effects else []
+    fired = named(plan.effects) if plan is not None and plan.effects else []
     if extra_effects:
         fired += [x for x in extra_effects if x not in fired]
     if fired:

@@ -19,7 +19,7 @@ from typing import Final
 from .annotate import annotate, nothing, play_annotation
 from .candidates import Beat, candidates, joined_candidates, possible_cards, special_candidates
 
-from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, cards_of, codes
+from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, cards_of, codes, count
 from .decisions import _allowed, strongest_split, window
 from .engine import close_window
 from .moves import Move, move_json, remember_listing
@@ -112,7 +112,7 @@ def _play_moves(st: State, seat: int):
     out: list = []
     listed: tuple | None
     for mask in cands:
-        if unknown and (mask.bit_count() > p.left or (mask & ~p.hand).bit_count() > unknown):
+        if unknown and (count(mask) > p.left or count(mask & ~p.hand) > unknown):
             continue
         if mask & required != required:
             continue  # the judge would reject it (a rule's legality hook): not worth judging

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .cards import codes
+from .cards import codes, count
 from .memo import EFFECTS_SIZE, interned, live_effect_memos, remember
 from .effects import Lock, Unlock, ordered
 from .moves import Move
@@ -240,7 +240,7 @@ def judge_play(state: State, move: Move, with_effects: bool = True, probe: bool 
     reading, special, field_reading, effects, void = hit
     field = state.field
     ctx = PlayContext(state, seat, reading, None if field is None else field.reading, state.reversed, move.declare,
-                      move.decline, special, p.hand.bit_count() + p.unknown - cards.bit_count(), move.as_map)
+                      move.decline, special, count(p.hand) + p.unknown - count(cards), move.as_map)
     if effects_missing:
         effects, void = _effects(ctx)
         remember(memo, key, (reading, special, field_reading, effects, void))
@@ -274,7 +274,7 @@ def _judge(state: State, move: Move, with_effects: bool, probe: bool = False):
         cands = tuple(r for r in cands if r.shape in declared_shapes)
     field = state.field.reading if state.field else None
     reversed_order = state.reversed
-    left_after = state.left(seat) - move.cards.bit_count()
+    left_after = state.left(seat) - count(move.cards)
     best, best_rej = [], None
     for reading in cands:
         ctx = PlayContext(state, seat, reading, field, reversed_order, move.declare, move.decline, None, left_after,

@@ -1,6 +1,8 @@
 """A play's effects folded into one resolution, then written onto the state in one step."""
 from __future__ import annotations
 
+from typing import Any
+
 from .state import After, State
 
 
@@ -8,8 +10,21 @@ class Resolution:
     """What the effects of one play add up to (each effect's ``fold`` says how it merges with the others)."""
     __slots__ = ("st", "ctx", "revolution", "revolution_min", "lock", "exact", "rank_lock", "jack_back", "direction",
                  "trick", "queue", "cut", "skip")
+    st: State
+    ctx: Any                          # the play's PlayContext
+    revolution: bool
+    revolution_min: int
+    lock: tuple | None
+    exact: bool
+    rank_lock: bool
+    jack_back: bool
+    direction: int
+    trick: bool
+    queue: list
+    cut: str | None
+    skip: int
 
-    def __init__(self, st, ctx):
+    def __init__(self, st: State, ctx) -> None:
         self.st, self.ctx = st, ctx
         self.revolution = False           # the order turns (once, however many revolutions)
         self.revolution_min = st.revolution_min

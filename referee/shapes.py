@@ -11,7 +11,7 @@ from functools import lru_cache
 from itertools import permutations
 from typing import Final
 
-from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, card, cards_of, code, rank_of, suit_of
+from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, card, cards_of, code, count, rank_of, suit_of
 
 # The shapes every ruleset has: (priority among readings of the same cards, name in messages). Every other shape
 # is a sequence defined by its own rule module (``SHAPE = True``: its reader, its candidate table, its priority
@@ -136,7 +136,7 @@ def readings_as(mask: int, shapes: frozenset, min_stairs: int, as_map: tuple) ->
 
 
 def _readings(mask: int, shapes: frozenset, min_stairs: int) -> list[Reading]:
-    n = mask.bit_count()
+    n = count(mask)
     if n == 0:
         return []
     jokers = cards_of(mask & JOKERS_MASK)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from .cards import rank_of
+from .cards import count, rank_of
 from .shapes import Reading
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ class Player:
 
     @property
     def left(self) -> int:
-        return self.hand.bit_count() + self.unknown
+        return count(self.hand) + self.unknown
 
     def fields(self) -> tuple:
         return self.seat, self.name, self.hand, self.place, self.unknown
@@ -256,7 +256,7 @@ class State:
         """The players once ``seat`` no longer holds ``cards`` (see ``without``)."""
         players = list(self.players)
         p = players[seat]
-        players[seat] = Player(p.seat, p.name, p.hand & ~cards, p.place, p.unknown - (cards & ~p.hand).bit_count())
+        players[seat] = Player(p.seat, p.name, p.hand & ~cards, p.place, p.unknown - count(cards & ~p.hand))
         return tuple(players)
 
     def free_places(self) -> list[int]:

@@ -83,6 +83,7 @@ def play_out(preset, overrides, seed, players, deals=2, table=False):
     assert full == (deck(jokers).bit_count() if table else deck(jokers))
     rng = random.Random(seed)
     history = [state_to_json(st)]
+    placed: dict = {}  # seat -> place, this deal: a place once given is final (the mc playouts stop there)
     for _ in range(3000):
         acting = actors(st)
         if not acting:
@@ -90,6 +91,7 @@ def play_out(preset, overrides, seed, players, deals=2, table=False):
             if st.deal >= deals:
                 break
             st, new = next_deal(st)
+            placed = {}
             events += new
             history.append(state_to_json(st))
             assert total_cards(st) == full
@@ -111,6 +113,8 @@ def play_out(preset, overrides, seed, players, deals=2, table=False):
         before = st
         verdict, st, new = apply(st, chosen)
         assert verdict.legal
+        assert all(st.players[s].place == place for s, place in placed.items()), (placed, st.players)
+        placed.update((p.seat, p.place) for p in st.players if p.place is not None)
         assert st is not before and state_to_json(before) == history[-1]  # the state a move was applied to is kept
         if st.pending and st.pending[0].action == "cut_back" and not declined:
             # a window just opened: offered from public facts only, never from who holds the jokers
