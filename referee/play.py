@@ -98,9 +98,9 @@ def _effects(ctx: PlayContext, voids: bool = True) -> tuple[tuple, tuple]:
                                                                                       ctx.state):
             effects = [e for e in effects if isinstance(e, Unlock)]
         kept.extend(effects)
-    fired = {e.rule for e in kept}
     void: tuple = ()
     if rs.declarations and voids:
+        fired = {e.rule for e in kept}
         # A shape declaration is void when the play is not that shape (RULES.md §6); for an attach
         # revolution the declared shape may be the combined one, so it is not judged there.
         void = tuple(sorted(d for d in ctx.declared if (

@@ -18,7 +18,7 @@ from itertools import combinations
 from math import comb
 
 from referee import instantiate
-from referee.cards import JOKERS_MASK, NORMAL_MASK, cards_of, parse_many
+from referee.cards import JOKER1, JOKERS_MASK, NORMAL_MASK, cards_of, parse_many
 
 from .cards import TOP, is_joker, rank, strength, strength_of
 from .observer import Turn
@@ -56,7 +56,10 @@ class Hand:
         """How weak the hand is: below 0 means a reversed order would suit it (asked only of the plays that
         would change the order)."""
         normals = self.cards & NORMAL_MASK
-        return (_plain(normals, False)[0] / normals.bit_count() - 6.0) if normals else 0.0
+        if not normals:
+            return 0.0
+        nat, total = _plain(normals, False)[:2]
+        return total / nat - 6.0
 
     @classmethod
     def of_view(cls, view: Mapping, seat: int, forbidden_last=()) -> "Hand":
@@ -74,8 +77,9 @@ class Hand:
 # cards (an lru_cache builds and hashes an argument tuple per call), emptied when full.
 CACHE_SIZE = 1 << 14
 _RANKS: dict[int, tuple[int, ...]] = {}
-# by order (normal, reversed): (sum of strengths, max strength, cards of strength >= 11, ((rank, cards), ...))
-_PLAIN: tuple[dict[int, tuple[int, int, int, tuple]], dict[int, tuple[int, int, int, tuple]]] = ({}, {})
+# by order (normal, reversed): (cards, sum of strengths, max strength, cards of strength >= 11, ((rank, cards), ...))
+Plain = tuple[int, int, int, int, tuple[tuple[int, int], ...]]
+_PLAIN: tuple[dict[int, Plain], dict[int, Plain]] = ({}, {})
 
 
 def _rank_counts(cards: int) -> tuple[int, ...]:
@@ -89,8 +93,9 @@ def _rank_counts(cards: int) -> tuple[int, ...]:
     return got
 
 
-def _plain(normals: int, rev: bool) -> tuple[int, int, int, tuple]:
-    """(sum of strengths, max strength, cards of strength ≥ 11, ((rank, cards), ...)) of the non-joker cards."""
+def _plain(normals: int, rev: bool) -> Plain:
+    """(how many, sum of strengths, max strength, cards of strength ≥ 11, ((rank, cards), ...)) of the non-joker
+    cards (their count too: a compiled ``int.bit_count`` is a call through the interpreter)."""
     memo = _PLAIN[1 if rev else 0]
     got = memo.get(normals)
     if got is None:
@@ -98,8 +103,8 @@ def _plain(normals: int, rev: bool) -> tuple[int, int, int, tuple]:
             memo.clear()
         strengths = [strength_of(c, rev) for c in cards_of(normals)]
         used = tuple((r, k) for r in range(13) if (k := (normals >> 4 * r & 0xF).bit_count()))
-        got = memo[normals] = (sum(strengths), max(strengths, default=TOP), sum(1 for x in strengths if x >= 11),
-                               used)
+        got = memo[normals] = (len(strengths), sum(strengths), max(strengths, default=TOP),
+                               sum(1 for x in strengths if x >= 11), used)
     return got
 
 
@@ -111,15 +116,14 @@ def _stuck(rest: int, last_forbidden: int) -> bool:
 def score(cards: int, kinds, forbidden_finish: bool, declares: bool, declines: bool, h: Hand) -> float:
     """A play's score, lower is better: ``cards`` a bitmask, ``kinds`` and ``forbidden_finish`` its annotation,
     ``declares``/``declines`` whether it carries declarations or a decline."""
-    n = cards.bit_count()
     rev = h.rev
     normals = cards & NORMAL_MASK
-    nat = normals.bit_count()
-    jokers = n - nat
+    nat, total, top, tops, used = _plain(normals, rev) if normals else (0, TOP, TOP, 1, ())
+    both = cards >> JOKER1  # the jokers: two bits
+    jokers = (both & 1) + (both >> 1 & 1)
+    n = nat + jokers
     if n == h.count:
         return -1000.0 if not forbidden_finish else 1000.0
-    # the order the hand lives in after the play (a revolution flips it for good)
-    total, top, tops, used = _plain(normals, rev) if nat else (TOP, TOP, 1, ())
     lead = h.lead
     score: float = (total / (nat or 1)) if lead else top
     if lead:
