@@ -181,6 +181,28 @@ def test_samples_agree_with_the_view_and_keep_given_cards_with_their_receiver():
         assert state_to_json(sampled, viewer=0) == view
 
 
+@pytest.mark.parametrize("preset", ["uecda", "nanko", "gekifugo"])
+def test_a_resampled_world_is_the_state_its_table_reads_as(preset):
+    """mc reads the first sampled table of a decision with state_from_json and builds the later draws from it
+    (mc.resampled): each is the very state its own table would read as, in mid-deal positions of every preset."""
+    rng = random.Random(preset)
+    st, _ = new_game(preset, None, ["a", "b", "c", "d"], 3)
+    checked = 0
+    while actors(st) and checked < 12:
+        seat = actors(st)[0]
+        seen = observe(st, seat)
+        if not st.pending and rng.random() < 0.3:
+            view = state_to_json(st, viewer=seat)
+            first = state_from_json(mc.sample_table(view, seat, random.Random(0)))
+            for i in range(1, 4):
+                hands, rest = mc.sample_hands(view, seat, random.Random(i))
+                table = mc._table(view, seat, hands, rest)
+                assert state_to_json(mc.resampled(first, view, hands, rest)) == state_to_json(state_from_json(table))
+            checked += 1
+        _, st, _ = apply(st, instantiate(rng.choice(seen.legal), rng))
+    assert checked == 12
+
+
 def test_a_tournament_rotates_seats_and_reports_every_bot():
     summary = run("uecda", ["greedy", "random", "random", "random"], deals=8, seed=1, match_deals=2,
                   processes=1, show_progress=False)

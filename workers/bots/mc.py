@@ -18,8 +18,10 @@ import random
 import time
 
 from referee import apply, legal_moves, state_from_json
-from referee.ruleset import ruleset_from_json
+from referee.cards import parse_many
 from referee.core import Game
+from referee.ruleset import ruleset_from_json
+from referee.state import State, replace
 
 from . import greedy
 from .cards import game_deck
@@ -77,15 +79,22 @@ def known_gifts(history, seat: int) -> dict[int, set[str]]:
     return known
 
 
-def sample_table(view: dict, seat: int, rng: random.Random, known=None) -> dict:
-    """A table JSON (every hand shown) consistent with the seat's view."""
+def sample_table(view: dict, seat: int, rng: random.Random, known=None, deck: list[str] | None = None) -> dict:
+    """A table JSON (every hand shown) consistent with the seat's view; ``deck`` is ``game_deck(view)`` when the
+    caller has it already (it is the same for every world of a decision)."""
+    return _table(view, seat, *sample_hands(view, seat, rng, known, deck))
+
+
+def sample_hands(view: dict, seat: int, rng: random.Random, known=None,
+                 deck: list[str] | None = None) -> tuple[dict[int, list[str]], list[str]]:
+    """``sample_table``'s draw: the other seats' hands (card codes by seat) and the unseen cards left over."""
     seen = set(view["players"][seat]["hand"] or [])
     field = view.get("field")
     if field:
         seen.update(field["cards"])
         seen.update(field.get("beneath") or [])
     seen.update(view.get("discard_pile") or [])
-    unseen = [c for c in game_deck(view) if c not in seen]
+    unseen = [c for c in (game_deck(view) if deck is None else deck) if c not in seen]
     need = {p["seat"]: p["hand_count"] for p in view["players"] if p["seat"] != seat}
     hands: dict[int, list[str]] = {s: [] for s in need}
     pool = set(unseen)
@@ -101,12 +110,25 @@ def sample_table(view: dict, seat: int, rng: random.Random, known=None) -> dict:
         k = need[s] - len(hands[s])
         hands[s].extend(rest[:k])
         rest = rest[k:]
+    return hands, rest
+
+
+def _table(view: dict, seat: int, hands: dict[int, list[str]], rest: list[str]) -> dict:
     table = dict(view)
     table["players"] = [dict(p, hand=(p["hand"] if p["seat"] == seat else hands[p["seat"]]))
                         for p in view["players"]]
     out = view.get("out_of_play")
     table["out_of_play"] = rest if isinstance(out, int) else (out or [])
     return table
+
+
+def resampled(first: State, view: dict, hands: dict[int, list[str]], rest: list[str]) -> State:
+    """The table state of another draw from the same view: ``first`` (read from the view's first sampled table,
+    which ``state_from_json`` checked) with these hands and leftover cards; nothing else differs between draws."""
+    players = tuple(p._replace(hand=parse_many(hands[p.seat])) if p.seat in hands else p for p in first.players)
+    if isinstance(view.get("out_of_play"), int):
+        return replace(first, players=players, out_of_play=parse_many(rest))
+    return replace(first, players=players)
 
 
 def _key(move: dict):
@@ -153,14 +175,19 @@ class MonteCarloBot:
             rules = ruleset_from_json(view)  # every table sampled from the view has its rules
         except Exception:  # noqa: BLE001 - a view without readable rules: the greedy choice
             return cands[0]
+        deck = game_deck(view)
         totals = [0.0] * len(cands)
         worlds = done = 0
+        first: State | None = None
         while done + len(cands) <= max(self.playouts, len(cands)) and time.perf_counter() < deadline:
-            table = sample_table(view, seat, rng, known)
-            try:
-                root = state_from_json(table, rules)
-            except Exception:  # noqa: BLE001 - an inconsistent sample: fall back to the greedy choice
-                break
+            hands, rest = sample_hands(view, seat, rng, known, deck)
+            if first is None:
+                try:
+                    root = first = state_from_json(_table(view, seat, hands, rest), rules)
+                except Exception:  # noqa: BLE001 - an inconsistent sample: fall back to the greedy choice
+                    break
+            else:
+                root = resampled(first, view, hands, rest)
             wseed = rng.randrange(1 << 30)
             world: list = []
             for m in cands:
