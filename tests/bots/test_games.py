@@ -181,6 +181,38 @@ def test_samples_agree_with_the_view_and_keep_given_cards_with_their_receiver():
         assert state_to_json(sampled, viewer=0) == view
 
 
+def test_mc_pauses_the_cyclic_collector_only_while_it_searches():
+    import gc
+
+    st, _ = new_game("nanko", None, ["a", "b", "c", "d"], 5)
+    seen = observe(st, actors(st)[0])
+    bot = make("mc", playouts=8, budget_ms=60000)
+    collections = []
+
+    def counting(phase, info):
+        if phase == "start":
+            collections.append(info["generation"])
+
+    kept = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)  # CPython's defaults: a search allocates enough to trigger many collections
+    gc.callbacks.append(counting)
+    try:
+        for before in (True, False):
+            (gc.enable if before else gc.disable)()
+            bot(seen.view, seen.legal, random.Random(0), forbidden_last=seen.forbidden_last)
+            assert gc.isenabled() is before
+        assert bot.last_stats["playouts"] > 0 and collections == []
+        gc.enable()
+        for _ in range(20):  # the same work with the collector on: it does collect (the check above can fail)
+            [(i, [i]) for i in range(100)]
+            observe(st, actors(st)[0])
+        assert collections
+    finally:
+        gc.callbacks.remove(counting)
+        gc.set_threshold(*kept)
+        gc.enable()
+
+
 @pytest.mark.parametrize("preset", ["uecda", "nanko", "gekifugo"])
 def test_a_resampled_world_is_the_state_its_table_reads_as(preset):
     """mc reads the first sampled table of a decision with state_from_json and builds the later draws from it
