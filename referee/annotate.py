@@ -27,7 +27,7 @@ from .errors import InputError
 from .flow import flush, forbidden_reason
 from .moves import Move, parse_move
 from .memo import remember
-from .play import judge_play, judged_key
+from .play import Plan, judge_play, judged_key
 from .rules.base import Rejection
 from .state import State, new_tuple, replace
 
@@ -98,10 +98,19 @@ def play_note(st: State, mv: Move) -> Note:
         plan = judge_play(st, mv)
         if isinstance(plan, Rejection):
             raise InputError("bad_move", f"only legal moves are annotated: {plan.message}")
-        effects = plan.effects
-        hit = remember(memo, key, new_tuple(Note, (tuple(named(effects)), tuple(named(effects, kinds=True)),
-                                                   forbidden_reason(plan.ctx, effects) is not None)))
+        hit = remember(memo, key, _note(plan))
     return hit
+
+
+def note_listed(st: State, mv: Move, plan: Plan) -> None:
+    """Keep the annotation of ``mv``, a play legal_moves lists, from ``plan``, its judgement just made there."""
+    remember(st.rules.moves_memo, _note_key(judged_key(st, mv.seat), mv), _note(plan))
+
+
+def _note(plan: Plan) -> Note:
+    effects = plan.effects
+    return new_tuple(Note, (tuple(named(effects)), tuple(named(effects, kinds=True)),
+                            forbidden_reason(plan.ctx, effects) is not None))
 
 
 def play_annotation(st: State, mv: Move) -> dict:

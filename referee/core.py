@@ -40,8 +40,8 @@ class Game:
     def actors(self) -> list[int]:
         return engine.actors(self.live)
 
-    def options(self, seat: int) -> list:
-        return options(self.live, seat)
+    def options(self, seat: int, noted: bool = False) -> list:
+        return options(self.live, seat, noted)
 
     def advance(self, move) -> Verdict | None:
         """Make ``move`` (a Move from ``options`` or a move entry); the rejecting Verdict, the game unchanged, when

@@ -16,7 +16,7 @@ import random
 from itertools import combinations
 from typing import Final
 
-from .annotate import annotate, nothing, play_annotation
+from .annotate import annotate, note_listed, nothing, play_annotation
 from .candidates import Beat, candidates, joined_candidates, possible_cards, special_candidates
 
 from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, cards_of, codes, count
@@ -78,9 +78,10 @@ def _cannot_beat(st: State, seat: int, reading: Reading, field: Reading) -> bool
     return not any(m.special_play(ctx, p) is not None for m, p in st.rules.special_hooks)
 
 
-def _play_moves(st: State, seat: int):
+def _play_moves(st: State, seat: int, noted: bool = False):
     """Every legal play of ``seat`` as a Move. Outside table mode (unknown cards), what a
-    candidate set yields depends only on the judged part of the state (play.judged_key), so it is memoised."""
+    candidate set yields depends only on the judged part of the state (play.judged_key), so it is memoised. With
+    ``noted`` (the caller annotates them), a listing judged afresh keeps the annotations it can make at once."""
     global _beat
     rules = st.rules
     p = st.players[seat]
@@ -118,14 +119,14 @@ def _play_moves(st: State, seat: int):
             continue  # the judge would reject it (a rule's legality hook): not worth judging
         attached = mask in attach
         if jkey is None:
-            listed = _listed(st, seat, mask, attached)
+            listed = _listed(st, seat, mask, attached, noted)
         else:
             # a seat's own copy first: only the seat that listed the cards first reads the shared entry each time
             listed = memo.get((jkey, seat, mask, attached))
             if listed is None:
                 listed = memo.get((jkey, mask, attached))
                 if listed is None:
-                    listed = remember(memo, (jkey, mask, attached), _listed(st, seat, mask, attached))
+                    listed = remember(memo, (jkey, mask, attached), _listed(st, seat, mask, attached, noted))
                 elif listed and listed[0].seat != seat:
                     # the judgement never depends on the seat here: another seat's listing differs only in 'seat'
                     listed = remember(memo, (jkey, seat, mask, attached), tuple(move.for_seat(seat) for move in listed))
@@ -138,8 +139,8 @@ NO_SETS: Final[frozenset] = frozenset()
 _beat: tuple = (None, None, None)  # (rules, judged key, Beat) of the last listing on a field
 
 
-def _listed(st: State, seat: int, mask: int, attached: bool) -> tuple:
-    """The legal plays of the cards ``mask`` (Moves), each once."""
+def _listed(st: State, seat: int, mask: int, attached: bool, noted: bool = False) -> tuple:
+    """The legal plays of the cards ``mask`` (Moves), each once (``noted``: see ``_play_moves``)."""
     rules = st.rules
     field = st.field.reading if st.field else None
     out, seen = [], set()
@@ -163,7 +164,8 @@ def _listed(st: State, seat: int, mask: int, attached: bool) -> tuple:
         probe: Plan | None = None
         plan: Plan | Rejection
         for i, (declare, decline) in enumerate(variants):
-            move = Move(seat, "play", mask, jokers, _names(declare), _names(decline), None, None)
+            declare_names = _names(declare)
+            move = Move(seat, "play", mask, jokers, declare_names, _names(decline), None, None)
             if probe is not None and probe.alone:
                 plan = redeclared(st, move, probe)
             else:
@@ -192,6 +194,10 @@ def _listed(st: State, seat: int, mask: int, attached: bool) -> tuple:
             if once not in seen:
                 seen.add(once)
                 out.append(move)
+                if noted and probe is not None and probe.alone:
+                    # its annotation now, from the probe's judgement: judged again later, a play declaring what
+                    # fired would miss every memo (self-play, which annotates nothing, does not pay for this)
+                    note_listed(st, move, plan if move.declare is declare_names else redeclared(st, move, probe))
             if rules.declarations and keep == shape_decl:
                 break  # declaring everything kept nothing: declaring nothing lists this very move
     return tuple(out)
@@ -283,12 +289,13 @@ def covers(entry: dict, move: dict) -> bool:
             and (limit is None or len(rest & set(limit["cards"])) <= limit["max"]))
 
 
-def options(st: State, seat: int) -> list:
+def options(st: State, seat: int, noted: bool = False) -> list:
     """``legal_moves`` for self-play and playouts: plays and passes as ``Move`` objects (shared, immutable: pass
-    them to ``advance`` or ``apply`` as they are), decisions as their legal-move entries."""
+    them to ``advance`` or ``apply`` as they are), decisions as their legal-move entries. ``noted``: the caller
+    will annotate the plays (``annotate.play_notes``)."""
     if st.pending or st.phase != "play" or st.turn != seat:
         return legal_moves(st, seat)
-    moves = _play_moves(st, seat)
+    moves = _play_moves(st, seat, noted)
     if st.field is not None or st.rules.lead_may_pass:
         moves.insert(0, PASSES[seat] if seat < len(PASSES) else Move(seat, "pass"))
     return moves
@@ -309,7 +316,7 @@ def legal_moves(st: State, seat: int, annotated: bool = False) -> list[dict]:
         return annotate(st, moves) if annotated else moves
     if st.phase != "play" or st.turn != seat:
         return []
-    plays = _play_moves(st, seat)
+    plays = _play_moves(st, seat, annotated)
     if annotated:
         moves = [{**move_json(move), **play_annotation(st, move)} for move in plays]
     else:

@@ -56,7 +56,7 @@ def playout(st, seat: int, rng: random.Random, deadline: float | None = None) ->
             move = legal[0] if single else ask(greedy.choose, st, s, rng, legal=legal, last=last, annotated=True,
                                                     lazy=True)
         else:  # playing or passing: greedy's choice on the engine's own moves, no JSON built
-            moves = game.options(s)
+            moves = game.options(s, noted=True)
             move = moves[0] if len(moves) == 1 else moves[greedy.best_play(turn(st, s, last, moves))]
         if game.advance(move) is not None:
             break  # not legal after all (cannot happen with a move from legal_moves): the deal is cut short

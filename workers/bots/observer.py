@@ -55,7 +55,7 @@ class Turn(NamedTuple):
 def turn(st, seat: int, last: bool = True, moves: list | None = None) -> Turn:
     """``seat``'s turn to play or pass (no decision pending): what ``observe`` shows, without building JSON;
     ``moves`` is ``options(st, seat)`` when the caller has it already."""
-    moves = options(st, seat) if moves is None else moves
+    moves = options(st, seat, noted=True) if moves is None else moves
     notes = play_notes(st, seat, moves)
     others = [p.left for p in st.players if p.seat != seat and p.place is None]
     return new_tuple(Turn, (st.players[seat].hand, st.reversed, st.field is None, others,
