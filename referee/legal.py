@@ -171,7 +171,8 @@ def _listed(st: State, seat: int, mask: int, attached: bool, noted: bool = False
             else:
                 # declaring everything only probes what fires (the move listed declares that): hardly anyone
                 # proposes it, so its judgement is not memoised (it was half of gekifugo's judgement memo)
-                plan = judge_play(st, move, with_effects=rules.declarations, probe=rules.declarations and i == 0)
+                plan = judge_play(st, move, with_effects=rules.declarations or noted,
+                                  probe=rules.declarations and i == 0)
             if rules.declarations and i == 0:
                 if isinstance(plan, Rejection):
                     # declaring less never makes a play legal: no rule hook reads declarations, and a special play
@@ -194,7 +195,9 @@ def _listed(st: State, seat: int, mask: int, attached: bool, noted: bool = False
             if once not in seen:
                 seen.add(once)
                 out.append(move)
-                if noted and probe is not None and probe.alone:
+                if noted and not rules.declarations:
+                    note_listed(st, move, plan)  # judged with its effects just now
+                elif noted and probe is not None and probe.alone:
                     # its annotation now, from the probe's judgement: judged again later, a play declaring what
                     # fired would miss every memo (self-play, which annotates nothing, does not pay for this)
                     note_listed(st, move, plan if move.declare is declare_names else redeclared(st, move, probe))

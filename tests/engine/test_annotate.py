@@ -171,18 +171,19 @@ def test_annotations_agree_with_the_verdicts_and_never_read_another_hand(preset)
     assert compared > 500 and finishes > 10 and swaps > 20, (compared, finishes, swaps)
 
 
+@pytest.mark.parametrize("preset", ["gekifugo", "nanko"])
 @pytest.mark.parametrize("seed", range(3))
-def test_annotations_kept_while_listing_equal_annotations_judged_afresh(seed):
-    """With declarations (gekifugo), a listing for a caller that annotates (options(noted=True), as the mc
-    playouts ask) keeps each play's annotation from its judgement there; judged afresh, with empty memos, every
-    play is annotated alike."""
+def test_annotations_kept_while_listing_equal_annotations_judged_afresh(preset, seed):
+    """A listing for a caller that annotates (options(noted=True), as the mc playouts ask) keeps each play's
+    annotation from its judgement there (with declarations, gekifugo: from the probe's); judged afresh, with
+    empty memos, every play is annotated alike."""
     from referee.annotate import play_notes
     from referee.legal import options
     from referee.moves import Move
 
     from .test_judged_memo import fresh_memos
 
-    st, _ = new_game("gekifugo", None, ["a", "b", "c", "d"], seed)
+    st, _ = new_game(preset, None, ["a", "b", "c", "d"], seed)
     rng = random.Random(seed)
     compared = 0
     while actors(st) and compared < 60:
@@ -194,6 +195,7 @@ def test_annotations_kept_while_listing_equal_annotations_judged_afresh(seed):
                 with fresh_memos(st.rules):
                     fresh = play_notes(st, seat, moves)
             assert kept == fresh
-            compared += sum(1 for m in moves if isinstance(m, Move) and m.declare)
+            compared += sum(1 for m in moves if isinstance(m, Move) and m.action == "play"
+                            and (m.declare or not st.rules.declarations))
         _, st, _ = apply(st, instantiate(rng.choice(legal_moves(st, seat)), rng))
     assert compared >= 60
