@@ -42,16 +42,16 @@ def joins_field(special) -> bool:
     return special is not None and special in JOINING
 
 
-def _declared(module, declared, state) -> bool:
-    if module.ID in declared:
+def _declared(rule_id: str, declared: frozenset, state: State) -> bool:
+    if rule_id in declared:
         return True
-    alias = ALIAS_OF.get(module.ID)
-    return alias is not None and alias in declared and module.alias_applies(state)
+    alias = ALIAS_OF.get(rule_id)
+    return alias is not None and alias in declared and ALIASES[alias].alias_applies(state)
 
 
 # The after_play hooks read the state, the seat, the reading, the special play and the declines, never the
 # declarations: within one state their answers are kept, so the variants legal_moves judges share them.
-_raw_memo: tuple = (None, {})
+_raw_memo: tuple[object, dict[tuple, tuple]] = (None, {})
 
 
 def _raw_effects(ctx: PlayContext) -> tuple:
@@ -68,7 +68,7 @@ def _raw_effects(ctx: PlayContext) -> tuple:
 
 
 def _fired(ctx: PlayContext) -> tuple:
-    """(module, effects) of every after_play hook that fires, in registry order. The PLAY_ONLY hooks' answers
+    """(rule id, effects) of every after_play hook that fires, in registry order. The PLAY_ONLY hooks' answers
     depend on the play, the order and the revolution threshold alone: they are memoised per ruleset under those
     (the same cards played on many fields), the others' asked each time."""
     rs = ctx.state.rules
@@ -76,14 +76,15 @@ def _fired(ctx: PlayContext) -> tuple:
     key = (ctx.reading, ctx.special, ctx.declined, ctx.reversed, ctx.state.revolution_min)
     shared = memo.get(key)
     if shared is None:
-        fired = tuple((i, module, effects) for i, module, params in rs.play_only
+        fired = tuple((i, module.ID, effects) for i, module, params in rs.play_only
                       if (effects := module.after_play(ctx, params)))
-        shared = remember(memo, key, (tuple((module, effects) for _, module, effects in fired), fired),
+        shared = remember(memo, key, (tuple((rule_id, effects) for _, rule_id, effects in fired), fired),
                           EFFECTS_SIZE, live_effect_memos)
-    live = [(i, module, effects) for i, module, params in rs.play_live if (effects := module.after_play(ctx, params))]
+    live = [(i, module.ID, effects) for i, module, params in rs.play_live
+            if (effects := module.after_play(ctx, params))]
     if not live:
         return shared[0]
-    return tuple((module, effects) for _, module, effects in sorted(shared[1] + tuple(live), key=_first))
+    return tuple((rule_id, effects) for _, rule_id, effects in sorted(shared[1] + tuple(live), key=_first))
 
 
 def _first(item):
@@ -93,9 +94,8 @@ def _first(item):
 def _effects(ctx: PlayContext, voids: bool = True) -> tuple[tuple, tuple]:
     rs = ctx.state.rules
     kept = []
-    for module, effects in _raw_effects(ctx):
-        if rs.declarations and module.ID in DECLARABLE and not _declared(module, ctx.declared,
-                                                                                      ctx.state):
+    for rule_id, effects in _raw_effects(ctx):
+        if rs.declarations and rule_id in DECLARABLE and not _declared(rule_id, ctx.declared, ctx.state):
             effects = [e for e in effects if isinstance(e, Unlock)]
         kept.extend(effects)
     void: tuple = ()

@@ -16,9 +16,10 @@ from collections import Counter
 from collections.abc import Mapping
 from itertools import combinations
 from math import comb
+from typing import Final
 
 from referee import instantiate
-from referee.cards import JOKER1, JOKERS_MASK, NORMAL_MASK, cards_of, parse_many
+from referee.cards import JOKER1, NORMAL_MASK, parse_many
 
 from .cards import TOP, is_joker, rank, strength, strength_of
 from .observer import Turn
@@ -76,6 +77,8 @@ class Hand:
 # Hands and plays are scored on many turns: what is read of their cards is kept, in plain dicts keyed by the
 # cards (an lru_cache builds and hashes an argument tuple per call), emptied when full.
 CACHE_SIZE = 1 << 14
+_BITS: Final = tuple(bin(i).count("1") for i in range(16))  # the cards in a rank's 4 suit bits
+_RANK_STRENGTH: Final = tuple(tuple(strength_of(4 * r, rev) for r in range(13)) for rev in (False, True))
 _RANKS: dict[int, tuple[int, ...]] = {}
 # by order (normal, reversed): (cards, sum of strengths, max strength, cards of strength >= 11, ((rank, cards), ...))
 Plain = tuple[int, int, int, int, tuple[tuple[int, int], ...]]
@@ -88,8 +91,7 @@ def _rank_counts(cards: int) -> tuple[int, ...]:
     if got is None:
         if len(_RANKS) >= CACHE_SIZE:
             _RANKS.clear()
-        got = _RANKS[cards] = tuple([(cards >> 4 * r & 0xF).bit_count() for r in range(13)]
-                                    + [(cards & JOKERS_MASK).bit_count()])
+        got = _RANKS[cards] = tuple([_BITS[cards >> 4 * r & 0xF] for r in range(13)] + [_BITS[cards >> JOKER1 & 3]])
     return got
 
 
@@ -101,10 +103,21 @@ def _plain(normals: int, rev: bool) -> Plain:
     if got is None:
         if len(memo) >= CACHE_SIZE:
             memo.clear()
-        strengths = [strength_of(c, rev) for c in cards_of(normals)]
-        used = tuple((r, k) for r in range(13) if (k := (normals >> 4 * r & 0xF).bit_count()))
-        got = memo[normals] = (len(strengths), sum(strengths), max(strengths, default=TOP),
-                               sum(1 for x in strengths if x >= 11), used)
+        strengths = _RANK_STRENGTH[1 if rev else 0]
+        n = total = tops = 0
+        top = TOP
+        used = []
+        for r in range(13):
+            k = _BITS[normals >> 4 * r & 0xF]
+            if k:
+                s = strengths[r]
+                top = s if not n or s > top else top
+                n += k
+                total += k * s
+                if s >= 11:
+                    tops += k
+                used.append((r, k))
+        got = memo[normals] = (n, total, top, tops, tuple(used))
     return got
 
 
