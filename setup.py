@@ -26,32 +26,32 @@ def _read(path: str):
 
 _engine = _read("referee/compiled.py")
 STAMP = _engine.STAMP
-# (library, package directory, its compiled modules): each a library of its own, so that one compiled group
-# never calls into another's compiled code (each is guarded on its own sources)
-GROUPS = [("referee", "referee", _engine.COMPILED), ("referee_bots", "workers/bots", _read("workers/bots/compiled.py").NAMES)]
+# (package directory, its compiled modules), compiled as one library: its modules call each other natively, and the
+# mc playouts call the engine every ply. Each package keeps its own STAMP and guard; the bots run compiled only
+# where the engine does (workers/bots/compiled.py).
+PACKAGES = [("referee", _engine.COMPILED), ("workers/bots", _read("workers/bots/compiled.py").NAMES)]
 
 
 def _sources(directory: str, names) -> list[str]:
     return [f"{directory}/{name.replace('.', '/')}.py" for name in names]
 
 
-BUILT: list = []  # the groups whose extensions are in this build: (package directory, names)
+BUILT: list = []  # the packages whose extensions are in this build: (package directory, names)
 
 
 def _extensions() -> list:
     if os.environ.get("REFEREE_PURE"):
         return []
-    out = []
-    for group, directory, names in GROUPS:
-        try:
-            from mypyc.build import mypycify
-            out += mypycify(_sources(directory, names), opt_level="3", group_name=group)
-            BUILT.append((directory, names))
-        except BaseException as e:  # noqa: BLE001 - mypyc missing or its type check failing: pure Python then
-            if isinstance(e, KeyboardInterrupt):
-                raise
-            print(f"referee: not compiling {directory} ({type(e).__name__}: {e}); it runs as pure Python",
-                  file=sys.stderr)
+    try:
+        from mypyc.build import mypycify
+        out = mypycify([src for directory, names in PACKAGES for src in _sources(directory, names)], opt_level="3",
+                       group_name="referee")
+    except BaseException as e:  # noqa: BLE001 - mypyc missing or its type check failing: pure Python then
+        if isinstance(e, KeyboardInterrupt):
+            raise
+        print(f"referee: not compiling ({type(e).__name__}: {e}); everything runs as pure Python", file=sys.stderr)
+        return []
+    BUILT.extend(PACKAGES)
     return out
 
 

@@ -31,11 +31,12 @@ STAMP = "_compiled.json"  # {module: sha256 of the source it was compiled from},
 
 
 class Group:
-    """One compiled library: the modules ``names`` (dotted, relative to ``package``, whose directory is
-    ``directory``, where setup.py writes the STAMP)."""
+    """The compiled modules of one package: ``names`` (dotted, relative to ``package``, whose directory is
+    ``directory``, where setup.py writes the STAMP). A group whose compiled code calls another's natively (one
+    library) ``needs`` it: it is usable only where that one is."""
 
-    def __init__(self, package: str, directory: Path, names: tuple):
-        self.package, self.directory, self.names = package, directory, names
+    def __init__(self, package: str, directory: Path, names: tuple, needs: "Group | None" = None):
+        self.package, self.directory, self.names, self.needs = package, directory, names, needs
 
     def source(self, name: str) -> Path:
         """The source file of the module ``name``."""
@@ -51,9 +52,11 @@ class Group:
         return out
 
     def usable(self) -> bool:
-        """Compiled modules exist, every one was built from its source as it is now, and pure Python is not
-        asked."""
+        """Compiled modules exist, every one was built from its source as it is now, pure Python is not asked, and
+        the group it ``needs`` is usable too."""
         if not self.compiled_modules() or os.environ.get("REFEREE_PURE"):
+            return False
+        if self.needs is not None and not self.needs.usable():
             return False
         try:
             stamp = json.loads((self.directory / STAMP).read_text())

@@ -60,3 +60,31 @@ def test_compiled_bots_choose_as_the_pure_python_ones():
     pure = _run(CHOICES, REFEREE_PURE="1").splitlines()
     assert len(pure) > 100
     assert _run(CHOICES).splitlines() == pure
+
+
+def test_the_bots_run_compiled_only_where_the_engine_does(tmp_path, monkeypatch):
+    """The bots are compiled into the engine's library and call its compiled code directly: a stale engine source
+    (the engine then runs from its sources) turns the compiled bots off too, whatever their own stamp says."""
+    import hashlib
+    import json
+
+    from referee.compiled import STAMP, Group
+
+    def package(name: str, modules: tuple):
+        directory = tmp_path / name
+        directory.mkdir()
+        for module in modules:
+            (directory / f"{module}.py").write_text(f"NAME = {module!r}\n")
+            (directory / f"{module}.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+        (directory / STAMP).write_text(json.dumps({m: hashlib.sha256((directory / f"{m}.py").read_bytes()).hexdigest()
+                                                   for m in modules}))
+        return directory
+
+    monkeypatch.delenv("REFEREE_PURE", raising=False)
+    engine_dir, bots_dir = package("engine", ("legal", "play")), package("bots", ("greedy",))
+    engine = Group("engine", engine_dir, ("legal", "play"))
+    bots = Group("bots", bots_dir, ("greedy",), needs=engine)
+    assert engine.usable() and bots.usable()
+    (engine_dir / "legal.py").write_text("NAME = 'legal, edited'\n")
+    assert not engine.usable() and not bots.usable()
+    assert Group("bots", bots_dir, ("greedy",)).usable()  # its own stamp alone would have said yes

@@ -1,6 +1,8 @@
-"""The bots' modules that setup.py compiles with mypyc (a library of their own: the mc playouts spend a third to
-a half of their time in the greedy policy), guarded as the engine's are (referee/compiled.py): where a source
-has changed since the build, or with REFEREE_PURE=1, all of them run as pure Python.
+"""The bots' modules that setup.py compiles with mypyc, in one library with the engine's (the mc playouts call the
+engine every ply and spend a third of their time in the greedy policy: within one library those calls and reads
+are native), guarded as the engine's are (referee/compiled.py): where a source has changed since the build, or
+with REFEREE_PURE=1, all of them run as pure Python; and they run compiled only where the engine does (their
+compiled code calls the engine's compiled code directly).
 
 Nothing here imports the engine at module level: setup.py reads NAMES from this file alone."""
 from __future__ import annotations
@@ -15,8 +17,8 @@ def group():
     """The bots' ``referee.compiled.Group``."""
     global _group
     if _group is None:
-        from referee.compiled import Group
-        _group = Group(__package__, Path(__file__).parent, NAMES)
+        from referee.compiled import ENGINE_GROUP, Group
+        _group = Group(__package__, Path(__file__).parent, NAMES, needs=ENGINE_GROUP)
     return _group
 
 
