@@ -47,7 +47,7 @@ class Hand:
     view (``of_view``) or, in the mc playouts, from the same facts of the engine state (observer.turn)."""
     __slots__ = ("cards", "count", "rev", "lead", "ranks", "danger", "last_forbidden")
 
-    def __init__(self, cards: int, rev: bool, lead: bool, others, last_forbidden: int):
+    def __init__(self, cards: int, rev: bool, lead: bool, others: list[int], last_forbidden: int):
         self.cards, self.rev, self.lead, self.last_forbidden = cards, rev, lead, last_forbidden
         self.count = cards.bit_count()
         self.ranks = _rank_counts(cards)

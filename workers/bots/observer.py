@@ -10,7 +10,7 @@ from referee.cards import parse_many
 from referee.legal import options
 from referee.moves import Move
 from referee.serialize import SeatView
-from referee.state import new_tuple
+from referee.state import State, new_tuple
 
 
 class Observation(NamedTuple):
@@ -52,7 +52,7 @@ class Turn(NamedTuple):
     notes: list[Note | None]
 
 
-def turn(st, seat: int, last: bool = True, moves: list | None = None) -> Turn:
+def turn(st: State, seat: int, last: bool = True, moves: list | None = None) -> Turn:
     """``seat``'s turn to play or pass (no decision pending): what ``observe`` shows, without building JSON;
     ``moves`` is ``options(st, seat)`` when the caller has it already."""
     moves = options(st, seat, noted=True) if moves is None else moves
