@@ -22,7 +22,7 @@ from .candidates import Beat, candidates, joined_candidates, possible_cards, spe
 from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, cards_of, codes, count
 from .decisions import _allowed, strongest_split, window
 from .engine import close_window
-from .moves import Move, move_json, remember_listing
+from .moves import NONE, Move, move_json, remember_listing
 from .memo import remember
 from .play import SEQUENCE_SET, Plan, joins_field, judge_play, judged_key, redeclared
 from .rules import ALIASES, DECLARABLE, SEQUENCES
@@ -38,6 +38,8 @@ _SETS: Final[dict] = {}
 
 def _names(names) -> frozenset:
     """One shared frozenset per list of names: memo keys and listed moves hold millions of these otherwise."""
+    if not names:
+        return NONE
     key = tuple(names)
     out = _SETS.get(key)
     if out is None:
@@ -149,7 +151,6 @@ def _listed(st: State, seat: int, mask: int, attached: bool, noted: bool = False
                     + ((loose(mask),) if attached else ())):
         if field is not None and not attached and _cannot_beat(st, seat, reading, field):
             continue
-        as_map = reading.as_map()
         variants: list[tuple] = []
         shape_decl = [reading.shape] if reading.shape in SEQUENCE_SET else []
         if rules.declarations:
@@ -191,7 +192,7 @@ def _listed(st: State, seat: int, mask: int, attached: bool, noted: bool = False
                 if plan.ctx.special and plan.ctx.special not in keep:
                     keep.append(plan.ctx.special)
                 move = Move(seat, "play", mask, jokers, _names(keep), _names(decline), None, None)
-            once = (tuple(sorted(as_map.items())), move.declare, decline)  # declaring nothing may equal declaring all
+            once = (jokers, move.declare, decline)  # declaring nothing may equal declaring all
             if once not in seen:
                 seen.add(once)
                 out.append(move)
