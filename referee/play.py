@@ -315,7 +315,7 @@ def _judge(state: State, move: Move, with_effects: bool, probe: bool = False):
     return Plan(option[0], option[1], effects, void, len(cands) == 1 and option[0].special is None)
 
 
-def redeclared(state: State, move, plan: Plan) -> Plan:
+def redeclared(state: State, move: Move, plan: Plan) -> Plan:
     """The judgement of ``move``, the cards of ``plan`` (a Plan judged just now: ``alone``) with other declarations
     and no other change: declarations decide only which effects it keeps (no rule hook reads them; only the
     choice between readings and special plays does), so the effects are picked again and the rest stands."""
