@@ -265,8 +265,15 @@ def choose_decision(view: Mapping, legal: list[dict], seat: int, forbidden_last=
     exchange = view.get("phase") == "exchange"
     rev = False if exchange else ctx.rev
     if action in ("give", "discard"):
+        values: dict[str, float] = {}  # each card's worth, once per decision (the card sets are many)
+
         def cost(cards):
-            value = sum(card_value(c, rev, ctx.ranks) for c in cards)
+            value = 0.0
+            for c in cards:
+                v = values.get(c)
+                if v is None:
+                    v = values[c] = card_value(c, rev, ctx.ranks)
+                value += v
             if not exchange and ctx.last_forbidden:
                 rest = [c for c in ctx.hand if c not in cards]
                 if rest and len(rest) <= 4:
