@@ -73,11 +73,16 @@ def _distinct_outcomes(mask: int, shapes: frozenset, min_stairs: int, suits_matt
 
 
 def _cannot_beat(st: State, seat: int, reading: Reading, field: Reading) -> bool:
-    """A quick no before judging: a plain play that does not match or beat the field and no special play."""
-    if reading.shape == field.shape and reading.n == field.n and beats(reading, field, st.reversed, st.rules.compare):
+    """A quick no before judging, as the judge would say it (play._check, play._special): a play that does not
+    match or beat the field, or that a rule's legality hook rejects (a lock), and that no special play admits.
+    Under locks many candidates on a field are rejected: judging each through the memos cost several times
+    this."""
+    rules = st.rules
+    ctx = PlayContext(st, seat, reading, field, st.reversed, NONE, NONE, None, 0)
+    if reading.shape == field.shape and reading.n == field.n and beats(reading, field, st.reversed, rules.compare) \
+            and not any(m.legality(ctx, p) is not None for m, p in rules.legality_hooks):
         return False
-    ctx = PlayContext(st, seat, reading, field, st.reversed, frozenset(), frozenset(), None, 0)
-    return not any(m.special_play(ctx, p) is not None for m, p in st.rules.special_hooks)
+    return not any(m.special_play(ctx, p) is not None for m, p in rules.special_hooks)
 
 
 def _play_moves(st: State, seat: int, noted: bool = False):
