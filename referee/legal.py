@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
-from typing import Final
+from typing import Final, cast
 
 from .annotate import annotate, note_listed, nothing, play_annotation
 from .candidates import Beat, candidates, joined_candidates, possible_cards, special_candidates
@@ -119,24 +119,29 @@ def _play_moves(st: State, seat: int, noted: bool = False):
         cands |= special_candidates(st, possible) | attach
     out: list = []
     listed: tuple | None
-    for mask in cands:
+    # the memo keys hold the judged key and each card set as the objects they are (compiled, an int read from
+    # the set is unboxed, and put in a key it would be boxed again: an allocation per key)
+    key: object = jkey
+    boxed: object
+    for boxed in cast(set, cands):
+        mask = cast(int, boxed)
         if unknown and (count(mask) > p.left or count(mask & ~p.hand) > unknown):
             continue
         if mask & required != required:
             continue  # the judge would reject it (a rule's legality hook): not worth judging
-        attached = mask in attach
+        attached = boxed in attach
         if jkey is None:
             listed = _listed(st, seat, mask, attached, noted)
         else:
             # a seat's own copy first: only the seat that listed the cards first reads the shared entry each time
-            listed = memo.get((jkey, seat, mask, attached))
+            listed = memo.get((key, seat, boxed, attached))
             if listed is None:
-                listed = memo.get((jkey, mask, attached))
+                listed = memo.get((key, boxed, attached))
                 if listed is None:
-                    listed = remember(memo, (jkey, mask, attached), _listed(st, seat, mask, attached, noted))
+                    listed = remember(memo, (key, boxed, attached), _listed(st, seat, mask, attached, noted))
                 elif listed and listed[0].seat != seat:
                     # the judgement never depends on the seat here: another seat's listing differs only in 'seat'
-                    listed = remember(memo, (jkey, seat, mask, attached), tuple(move.for_seat(seat) for move in listed))
+                    listed = remember(memo, (key, seat, boxed, attached), tuple(move.for_seat(seat) for move in listed))
         if listed:
             out.extend(listed)
     return out
