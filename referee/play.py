@@ -76,12 +76,11 @@ def _fired(ctx: PlayContext) -> tuple:
     key = (ctx.reading, ctx.special, ctx.declined, ctx.reversed, ctx.state.revolution_min)
     shared = memo.get(key)
     if shared is None:
-        fired = tuple((i, module.ID, effects) for i, module, params in rs.play_only
-                      if (effects := module.after_play(ctx, params)))
+        fired = tuple((i, rule_id, effects) for i, rule_id, hook, params in rs.play_only
+                      if (effects := hook(ctx, params)))
         shared = remember(memo, key, (tuple((rule_id, effects) for _, rule_id, effects in fired), fired),
                           EFFECTS_SIZE, live_effect_memos)
-    live = [(i, module.ID, effects) for i, module, params in rs.play_live
-            if (effects := module.after_play(ctx, params))]
+    live = [(i, rule_id, effects) for i, rule_id, hook, params in rs.play_live if (effects := hook(ctx, params))]
     if not live:
         return shared[0]
     return tuple((rule_id, effects) for _, rule_id, effects in sorted(shared[1] + tuple(live), key=_first))

@@ -54,10 +54,11 @@ class Ruleset:
         self.legality_hooks = hooks("legality")
         self.special_hooks = hooks("special_play")
         self.play_hooks = hooks("after_play")
-        # (registry index, module, params) of the play hooks whose answers are memoised across states, and of the rest
-        indexed = [(i, m, p) for i, (m, p) in enumerate(self.play_hooks)]
-        self.play_only = tuple(h for h in indexed if getattr(h[1], "PLAY_ONLY", False))
-        self.play_live = tuple(h for h in indexed if not getattr(h[1], "PLAY_ONLY", False))
+        # (registry index, rule id, after_play, params) of the play hooks whose answers are memoised across states,
+        # and of the rest (the hook itself, not its module: no attribute read per call)
+        indexed = [(i, m.ID, m.after_play, p, getattr(m, "PLAY_ONLY", False)) for i, (m, p) in enumerate(self.play_hooks)]
+        self.play_only = tuple((i, rid, hook, p) for i, rid, hook, p, only in indexed if only)
+        self.play_live = tuple((i, rid, hook, p) for i, rid, hook, p, only in indexed if not only)
         self.finish_hooks = hooks("finish_verdict")
         self.special_cand_hooks = hooks("special_candidates")
         self.required_hooks = hooks("required_cards")

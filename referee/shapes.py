@@ -22,7 +22,7 @@ PLAIN_SHAPES: Final = {"loose": (-1, "loose cards"), "single": (0, "a single"), 
 class Reading:
     """Cards as one play. Immutable by convention; a plain class with slots, not a frozen dataclass: compiled, a
     frozen dataclass is built and compared through its generated, interpreted __init__ and __eq__."""
-    __slots__ = ("shape", "mask", "n", "lo", "hi", "suits", "eff", "jokers", "wild")
+    __slots__ = ("shape", "mask", "n", "lo", "hi", "suits", "eff", "jokers", "wild", "_hash")
     shape: str
     mask: int                 # the physical cards
     n: int
@@ -32,11 +32,13 @@ class Reading:
     eff: tuple                # (rank, suit) of every card as read; suit -1 = no suit left
     jokers: tuple             # ((joker card, rank, suit), ...) the stand-in readings
     wild: bool
+    _hash: int                # 0 until hashed
 
     def __init__(self, shape: str, mask: int, n: int, lo: int, hi: int, suits: int, eff: tuple, jokers: tuple = (),
                  wild: bool = False) -> None:
         self.shape, self.mask, self.n, self.lo, self.hi, self.suits = shape, mask, n, lo, hi, suits
         self.eff, self.jokers, self.wild = eff, jokers, wild
+        self._hash = 0
 
     def __eq__(self, other: object) -> bool:
         return (type(other) is Reading and self.mask == other.mask and self.shape == other.shape
@@ -44,8 +46,12 @@ class Reading:
                 and self.eff == other.eff and self.jokers == other.jokers and self.wild == other.wild)
 
     def __hash__(self) -> int:
-        # memo keys hold readings: equal readings have equal cards, shape and stand-ins
-        return hash((self.mask, self.shape, self.jokers))
+        # memo keys hold readings (kept by the readings cache, hashed again and again): equal readings have equal
+        # cards, shape and stand-ins
+        h = self._hash
+        if not h:
+            h = self._hash = hash((self.mask, self.shape, self.jokers)) or 1
+        return h
 
     def __repr__(self) -> str:
         return (f"Reading(shape={self.shape!r}, mask={self.mask!r}, n={self.n!r}, lo={self.lo!r}, hi={self.hi!r}, "
