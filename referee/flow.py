@@ -165,8 +165,8 @@ def forbidden_reason(ctx, effects) -> str | None:
     """Why going out with the play of ``ctx`` (firing ``effects``) ranks the player from the bottom (the rules'
     finish_verdict hooks), or None. The hooks read the play, never how many cards it leaves."""
     why = None
-    for module, params in ctx.state.rules.finish_hooks:
-        why = why or module.finish_verdict(ctx, effects, params)
+    for finish_verdict, params in ctx.state.rules.finish_hooks:
+        why = why or finish_verdict(ctx, effects, params)
     return why
 
 

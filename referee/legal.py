@@ -80,9 +80,9 @@ def _cannot_beat(st: State, seat: int, reading: Reading, field: Reading) -> bool
     rules = st.rules
     ctx = PlayContext(st, seat, reading, field, st.reversed, NONE, NONE, None, 0)
     if reading.shape == field.shape and reading.n == field.n and beats(reading, field, st.reversed, rules.compare) \
-            and not any(m.legality(ctx, p) is not None for m, p in rules.legality_hooks):
+            and not any(legality(ctx, p) is not None for legality, p in rules.legality_hooks):
         return False
-    return not any(m.special_play(ctx, p) is not None for m, p in rules.special_hooks)
+    return not any(special_play(ctx, p) is not None for _, special_play, p in rules.special_hooks)
 
 
 def _play_moves(st: State, seat: int, noted: bool = False):

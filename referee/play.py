@@ -134,20 +134,20 @@ def _check(ctx: PlayContext, reading: Reading, field: Reading | None, rs) -> Rej
             if reading.shape in SEQUENCES and rs.compare == "above" else ""
         return Rejection("too_weak", f"{' '.join(codes(reading.mask))} does not beat "
                          f"{' '.join(codes(field.mask))}; {how}{extra}")
-    for module, params in rs.legality_hooks:
-        rej = module.legality(ctx, params)
+    for legality, params in rs.legality_hooks:
+        rej = legality(ctx, params)
         if rej is not None:
             return rej
     return None
 
 
 def _special(ctx: PlayContext, rs):
-    for module, params in rs.special_hooks:
-        if rs.declarations and module.ID not in ctx.declared:
+    for rule_id, special_play, params in rs.special_hooks:
+        if rs.declarations and rule_id not in ctx.declared:
             continue
-        combined = module.special_play(ctx, params)
+        combined = special_play(ctx, params)
         if combined is not None:
-            return module.ID, combined
+            return rule_id, combined
     return None
 
 

@@ -51,15 +51,17 @@ class Ruleset:
         for m, p in hooks("field_shapes"):
             self.field_shapes = m.field_shapes(*self.field_shapes, p)
         self.titles = next((m.TITLES for m in on if hasattr(m, "TITLES")), TITLES.get(preset))
-        self.legality_hooks = hooks("legality")
-        self.special_hooks = hooks("special_play")
+        # the hooks asked of every judged play, kept as functions (no module attribute read per call):
+        # (legality, params), (rule id, special_play, params), (finish_verdict, params)
+        self.legality_hooks = tuple((m.legality, p) for m, p in hooks("legality"))
+        self.special_hooks = tuple((m.ID, m.special_play, p) for m, p in hooks("special_play"))
         self.play_hooks = hooks("after_play")
         # (registry index, rule id, after_play, params) of the play hooks whose answers are memoised across states,
         # and of the rest (the hook itself, not its module: no attribute read per call)
         indexed = [(i, m.ID, m.after_play, p, getattr(m, "PLAY_ONLY", False)) for i, (m, p) in enumerate(self.play_hooks)]
         self.play_only = tuple((i, rid, hook, p) for i, rid, hook, p, only in indexed if only)
         self.play_live = tuple((i, rid, hook, p) for i, rid, hook, p, only in indexed if not only)
-        self.finish_hooks = hooks("finish_verdict")
+        self.finish_hooks = tuple((m.finish_verdict, p) for m, p in hooks("finish_verdict"))
         self.special_cand_hooks = hooks("special_candidates")
         self.required_hooks = hooks("required_cards")
         self.on_finish_hooks = tuple(sorted(hooks("on_finish"), key=lambda mp: getattr(mp[0], "ON_FINISH_ORDER", 0)))
