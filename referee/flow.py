@@ -105,8 +105,8 @@ def advance_after_play(st: State, player, skip, log):
 
 def ended_by_pass(st: State, idle: int, log):
     """The state when a pass hook ends the deal on this pass (``idle`` counts it, pass_abort), else None."""
-    for module, params in st.rules.pass_hooks:
-        ended = module.after_pass(st, idle, log, params)
+    for after_pass, params in st.rules.pass_hooks:
+        ended = after_pass(st, idle, log, params)
         if ended is not None:
             return ended
     return None
@@ -168,6 +168,17 @@ def forbidden_reason(ctx, effects) -> str | None:
     for finish_verdict, params in ctx.state.rules.finish_hooks:
         why = why or finish_verdict(ctx, effects, params)
     return why
+
+
+def place_final(st: State, seat: int) -> bool:
+    """Has ``seat`` its place for good? A place once given changes only by a rule that rewrites them all (its
+    ``places_final`` hook says until when: gekokujo); nothing played after can change it otherwise."""
+    if st.players[seat].place is None:
+        return False
+    for final, params in st.rules.place_hooks:
+        if not final(st, params):
+            return False
+    return True
 
 
 def finish(st: State, seat, forbidden, log):

@@ -168,9 +168,9 @@ def _listed(st: State, seat: int, mask: int, attached: bool, noted: bool = False
             variants.append((shape_decl, ()))
         else:
             variants.append(((), ()))
-            for module, params in rules.decline_hooks:
-                if module.declines(reading, params):
-                    variants.append(((), (module.ID,)))
+            for rule_id, declines, params in rules.decline_hooks:
+                if declines(reading, params):
+                    variants.append(((), (rule_id,)))
         jokers = tuple(sorted(reading.jokers))
         probe: Plan | None = None
         plan: Plan | Rejection

@@ -20,7 +20,8 @@ def _flagged(flag: str) -> frozenset:
 
 class Ruleset:
     __slots__ = ("preset", "_params", "shapes", "sequences", "compare", "min_stairs", "declarations", "jokers", "field_shapes", "titles",
-                 "legality_hooks", "special_hooks", "play_hooks", "suit_hooks", "finish_hooks", "special_cand_hooks", "required_hooks",
+                 "legality_hooks", "special_hooks", "play_hooks", "suit_hooks", "finish_hooks", "place_hooks",
+                 "special_cand_hooks", "required_hooks",
                  "extra_hooks", "decline_hooks", "trust_hooks", "on_finish_hooks", "finishers", "leader_hooks",
                  "queue_hooks", "count_hooks", "tie_breakers", "pass_hooks", "cut_hooks", "suits_matter",
                  "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key", "memo", "moves_memo", "play_only",
@@ -62,13 +63,14 @@ class Ruleset:
         self.play_only = tuple((i, rid, hook, p) for i, rid, hook, p, only in indexed if only)
         self.play_live = tuple((i, rid, hook, p) for i, rid, hook, p, only in indexed if not only)
         self.finish_hooks = tuple((m.finish_verdict, p) for m, p in hooks("finish_verdict"))
+        self.place_hooks = tuple((m.places_final, p) for m, p in hooks("places_final"))
         self.special_cand_hooks = hooks("special_candidates")
         self.required_hooks = hooks("required_cards")
         self.on_finish_hooks = tuple(sorted(hooks("on_finish"), key=lambda mp: getattr(mp[0], "ON_FINISH_ORDER", 0)))
         self.finishers = frozenset(m.ID for m, _ in self.on_finish_hooks)  # their events are the play's effects
         self.flushes_on_finish = flag("FLUSHES_ON_FINISH")
         self.extra_hooks = hooks("extra_candidates")
-        self.decline_hooks = tuple((m, p) for m, p in hooks("declines") if m.declinable(p))
+        self.decline_hooks = tuple((m.ID, m.declines, p) for m, p in hooks("declines") if m.declinable(p))
         self.suits_matter = flag("SUITS_MATTER")
         self.suit_hooks = tuple((m, p) for m, p in self.play_hooks if getattr(m, "SUITS_MATTER", False))  # locks
         self.trust_hooks = hooks("taken_on_trust")
@@ -76,7 +78,7 @@ class Ruleset:
         self.leader_hooks = hooks("leader")
         self.queue_hooks = hooks("deal_queue")
         self.count_hooks = hooks("exchange_counts")
-        self.pass_hooks = hooks("after_pass")
+        self.pass_hooks = tuple((m.after_pass, p) for m, p in hooks("after_pass"))  # asked on every pass
         self.cut_hooks = hooks("on_cut")
         self.passes_sit_out = flag("PASSES_SIT_OUT")
         self.tie_breakers = frozenset(m.ID for m, p in hooks("breaks_ties") if m.breaks_ties(p))

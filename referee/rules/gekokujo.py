@@ -23,6 +23,16 @@ def on_finish(st, seat, place, log, params):
                    ended_by=ID)
 
 
+def places_final(st, params) -> bool:
+    """Are the places given so far final? Gekokujo rewrites every place, those given by forbidden finishes
+    included, on the finish that takes place 1: until then, while the previous deal's last player may still
+    take it, they are not."""
+    prev = st.previous_places
+    if not prev or None in prev or any(p.place == 1 for p in st.players):
+        return True
+    return st.players[prev.index(len(prev))].place is not None
+
+
 def upside_down(previous_places, first_seat):
     """The deal's final places when ``first_seat`` triggers gekokujo, else None."""
     if not previous_places or None in previous_places:

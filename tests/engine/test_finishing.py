@@ -243,6 +243,37 @@ def test_gekokujo_the_previous_bottom_finishing_first_turns_the_standings_upside
     assert js(st)["phase"] == "deal_over" and places(st) == [4, 3, 2, 1] and js(st)["ended_by"] == "gekokujo"
 
 
+def test_a_forbidden_finish_place_is_not_final_while_gekokujo_may_still_turn_the_standings():
+    """Gekokujo rewrites every place on the finish that takes place 1, a place a forbidden finish gave first
+    included: flow.place_final (where the mc playouts stop) says a place is final only once gekokujo cannot
+    fire any more."""
+    from referee.flow import place_final
+
+    st = _deal_in_seat_order(only("gekifugo", "gekokujo", "forbidden_finish"))
+    st = deal_again(st, [["S9", "SK"], ["H8"], ["D6", "DA"], ["C3", "C7"]])
+    _, st = play(st, 3, "C3")
+    st = passes(st, 0)
+    v, st = play(st, 1, "H8")                                   # an 8 is a forbidden finish in gekifugo
+    assert "forbidden_finish" in v.effects and places(st) == [None, 4, None, None]
+    assert not place_final(st, 1)                               # seat 3, last in deal 1, may still finish first
+    st = passes(st, 2, 3, 0)
+    _, st = play(st, 2, "D6")
+    v, st = play(st, 3, "C7")
+    assert "gekokujo" in v.effects and places(st) == [4, 3, 2, 1]  # seat 1's 4th place became 3rd
+    assert place_final(st, 1)
+
+
+def test_a_place_is_final_once_given_when_gekokujo_cannot_fire():
+    from referee.flow import place_final
+
+    st = _deal_in_seat_order(only("gekifugo", "gekokujo", "forbidden_finish"))
+    st = deal_again(st, [["S9", "SK"], ["H5"], ["D6", "DA"], ["C3", "CA"]])
+    _, st = play(st, 3, "C3")
+    st = passes(st, 0)
+    _, st = play(st, 1, "H5")                                   # place 1 is taken: gekokujo cannot fire
+    assert places(st) == [None, 1, None, None] and place_final(st, 1) and not place_final(st, 0)
+
+
 def test_gekokujo_not_when_another_player_finishes_first():
     st = _deal_in_seat_order(only("gekifugo", "gekokujo"))
     st = deal_again(st, [["S9", "SK"], ["H5"], ["D6", "DA"], ["C3", "CA"]])

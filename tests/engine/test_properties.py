@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings, strategies as hs
 from referee import (actors, apply, covers, instantiate, judge, legal_moves, new_game, next_deal, redact_event,
                      replay, state_from_json, state_to_json)
 from referee.cards import cards_of, code, deck
+from referee.flow import place_final
 from referee.presets import PRESETS
 from referee.rules import RULES
 
@@ -83,7 +84,7 @@ def play_out(preset, overrides, seed, players, deals=2, table=False):
     assert full == (deck(jokers).bit_count() if table else deck(jokers))
     rng = random.Random(seed)
     history = [state_to_json(st)]
-    placed: dict = {}  # seat -> place, this deal: a place once given is final (the mc playouts stop there)
+    placed: dict = {}  # seat -> place, this deal, once flow.place_final says it is final (the mc playouts stop there)
     for _ in range(3000):
         acting = actors(st)
         if not acting:
@@ -114,7 +115,7 @@ def play_out(preset, overrides, seed, players, deals=2, table=False):
         verdict, st, new = apply(st, chosen)
         assert verdict.legal
         assert all(st.players[s].place == place for s, place in placed.items()), (placed, st.players)
-        placed.update((p.seat, p.place) for p in st.players if p.place is not None)
+        placed.update((p.seat, p.place) for p in st.players if place_final(st, p.seat))
         assert st is not before and state_to_json(before) == history[-1]  # the state a move was applied to is kept
         if st.pending and st.pending[0].action == "cut_back" and not declined:
             # a window just opened: offered from public facts only, never from who holds the jokers

@@ -21,6 +21,7 @@ import time
 from referee import apply, legal_moves, state_from_json
 from referee.cards import parse_many
 from referee.core import Game
+from referee.flow import place_final
 from referee.ruleset import ruleset_from_json
 from referee.state import State, replace
 
@@ -35,7 +36,7 @@ NEAR_THE_END = 6
 
 
 def playout(st, seat: int, rng: random.Random, deadline: float | None = None) -> int | None:
-    """Play the deal out with the greedy policy for every seat until ``seat`` has its place (final once given);
+    """Play the deal out with the greedy policy for every seat until ``seat``'s place is final (flow.place_final);
     that place, or None when the ``deadline`` (a time.perf_counter() value) passes first: it is checked at every
     ply, so a budget is overrun by at most one ply. The deal is played in place (``core.Game``): ``st`` is left as
     it was."""
@@ -60,8 +61,8 @@ def playout(st, seat: int, rng: random.Random, deadline: float | None = None) ->
             move = moves[0] if len(moves) == 1 else moves[greedy.best_play(turn(st, s, last, moves))]
         if game.advance(move) is not None:
             break  # not legal after all (cannot happen with a move from legal_moves): the deal is cut short
-        if game.live.players[seat].place is not None:
-            break  # a place once given is final within the deal: the rest cannot change the answer
+        if place_final(game.live, seat):
+            break  # the seat's place is final: the rest of the deal cannot change the answer
     place = game.live.players[seat].place
     return place if place is not None else len(game.live.players)
 
