@@ -2,7 +2,7 @@
 from itertools import permutations
 from typing import Final
 
-from ..cards import card, rank_of, suit_of
+from ..cards import card, count, rank_of, suit_of
 from ..shapes import make_reading
 
 ID: Final = "emperor"
@@ -34,16 +34,21 @@ def window_slots(step: int) -> list:
 def read_window(mask, normals, jokers, step, shape, out):
     """The readings of 4 cards as 4 ranks stepping by ``step`` (emperor 1, skip emperor 2), one card of each suit."""
     cells = [(rank_of(c), suit_of(c)) for c in normals]
-    ranks = [r for r, _ in cells]
-    suits = [s for _, s in cells]
-    if len(set(ranks)) != len(ranks) or len(set(suits)) != len(suits):
+    held = shown = 0  # the ranks and suits held, as bits: each window is tested with one mask
+    for r, s in cells:
+        held |= 1 << r
+        shown |= 1 << s
+    if count(held) != len(cells) or count(shown) != len(cells):
         return
+    free_s = [s for s in range(4) if not shown >> s & 1]
     for lo in range(0, 13 - 3 * step):
         positions = [lo + i * step for i in range(4)]
-        if not set(ranks) <= set(positions):
+        window = 0
+        for p in positions:
+            window |= 1 << p
+        if held & ~window:
             continue
-        free_r = [p for p in positions if p not in ranks]
-        free_s = [s for s in range(4) if s not in suits]
+        free_r = [p for p in positions if not held >> p & 1]
         for perm in permutations(free_s):
             stand_ins = [(j, r, s) for j, r, s in zip(jokers, free_r, perm)]
             out.append(make_reading(shape, mask, 4, cells + [(r, s) for r, s in zip(free_r, perm)], stand_ins))

@@ -2,7 +2,7 @@
 from itertools import permutations
 from typing import Final
 
-from ..cards import rank_of, suit_of
+from ..cards import count, rank_of, suit_of
 from ..shapes import make_reading
 from .base import Param
 
@@ -33,15 +33,20 @@ def read_run(mask, n, normals, jokers, step, shape, out):
     s = suit_of(normals[0])
     if any(suit_of(c) != s for c in normals):
         return
-    ranks = sorted(rank_of(c) for c in normals)
-    if len(set(ranks)) != len(ranks):
+    held = 0  # the ranks held, as bits: each window is tested with one mask (no sets built per window)
+    for c in normals:
+        held |= 1 << rank_of(c)
+    if count(held) != len(normals):
         return
     span = (n - 1) * step
     for lo in range(0, 13 - span):
         positions = list(range(lo, lo + span + 1, step))
-        if not set(ranks) <= set(positions):
+        window = 0
+        for p in positions:
+            window |= 1 << p
+        if held & ~window:
             continue
-        free = [p for p in positions if p not in ranks]
+        free = [p for p in positions if not held >> p & 1]
         for perm in permutations(free):
             stand_ins = [(j, p, s) for j, p in zip(jokers, perm)]
             out.append(make_reading(shape, mask, n, [(p, s) for p in positions], stand_ins))
