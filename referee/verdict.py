@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 
-
 class Verdict:
     """One per proposal. Immutable by convention; compiled, a native class (built by a direct call, read field by
     field)."""
@@ -40,7 +39,7 @@ VERDICT_FIELDS = ("legal", "reason", "message", "effects", "reading", "void_decl
 
 
 def verdict_json(v: Verdict) -> dict:
-    """A verdict's JSON (a function: compiled code calls it directly, a method of a named tuple by look-up)."""
+    """A verdict's JSON (a function: compiled code calls it directly)."""
     return {"legal": v.legal, "reason": v.reason, "message": v.message, "effects": list(v.effects),
             "reading": v.reading or {}, "void_declarations": list(v.void_declarations), "rule": v.rule,
             "unchecked": list(v.unchecked)}

@@ -27,10 +27,9 @@ def places_final(st, params) -> bool:
     """Are the places given so far final? Gekokujo rewrites every place, those given by forbidden finishes
     included, on the finish that takes place 1: until then, while the previous deal's last player may still
     take it, they are not."""
-    prev = st.previous_places
-    if not prev or None in prev or any(p.place == 1 for p in st.players):
+    if any(p.place == 1 for p in st.players):
         return True
-    return st.players[prev.index(len(prev))].place is not None
+    return not any(p.place is None and upside_down(st.previous_places, p.seat) is not None for p in st.players)
 
 
 def upside_down(previous_places, first_seat):

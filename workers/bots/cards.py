@@ -42,6 +42,11 @@ def strength(code: str, reversed_order: bool) -> int:
     return _strength(code, reversed_order) if s is None else s
 
 
+def rules_deck(rules) -> list[str]:
+    """Every card of a game under ``rules`` (a ruleset: the engine decides the jokers), as codes."""
+    return cards.codes(cards.deck(rules.jokers))
+
+
 def game_deck(view: dict) -> list[str]:
-    """Every card of the game a view belongs to: the deck of its ruleset (the engine decides the jokers)."""
-    return cards.codes(cards.deck(build_ruleset(view["preset"], view["rules"]).jokers))
+    """Every card of the game a view belongs to: the deck of its ruleset."""
+    return rules_deck(build_ruleset(view["preset"], view["rules"]))

@@ -132,8 +132,7 @@ def score(cards: int, kinds, forbidden_finish: bool, declares: bool, declines: b
     rev = h.rev
     normals = cards & NORMAL_MASK
     nat, total, top, tops, used = _plain(normals, rev) if normals else (0, TOP, TOP, 1, ())
-    both = cards >> JOKER1  # the jokers: two bits
-    jokers = (both & 1) + (both >> 1 & 1)
+    jokers = _BITS[cards >> JOKER1 & 3]
     n = nat + jokers
     if n == h.count:
         return -1000.0 if not forbidden_finish else 1000.0

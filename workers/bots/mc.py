@@ -26,7 +26,7 @@ from referee.ruleset import ruleset_from_json
 from referee.state import State, replace
 
 from . import greedy
-from .cards import game_deck
+from .cards import game_deck, rules_deck
 from .observer import ask, turn
 
 MAX_PLIES = 2000
@@ -186,7 +186,7 @@ class MonteCarloBot:
             rules = ruleset_from_json(view)  # every table sampled from the view has its rules
         except Exception:  # noqa: BLE001 - a view without readable rules: the greedy choice
             return cands[0]
-        deck = game_deck(view)
+        deck = rules_deck(rules)
         totals = [0.0] * len(cands)
         worlds = done = 0
         first: State | None = None
