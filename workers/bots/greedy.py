@@ -12,45 +12,56 @@ pile, asks for the strongest ranks, and cuts back only when it is close to going
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping
 from itertools import combinations
 from math import comb
 from typing import Final
 
 from referee import instantiate
-from referee.cards import JOKER1, NORMAL_MASK, parse_many
+from referee.cards import JOKER1, NORMAL_MASK, count, parse_many
 
 from .cards import TOP, is_joker, rank, strength, strength_of
-from .observer import Turn
+from .observer import Decision, Turn
 
 WANTED = {"give", "discard", "cut", "lock", "rank_lock"}  # effect kinds worth declaring (gekifugo)
 
 
 class Context:
-    """What the decisions (gives, discards, ...) need from the view and the cards that cannot be the last one."""
+    """What the decisions (gives, discards, ...) need: the seat's cards (codes), the order, whether another seat
+    is about to go out, and the cards that cannot be the last one (the engine says which). Built from a seat view
+    (``of_view``) or, in the mc playouts, from the same facts of the engine state (``of_decision``)."""
 
-    def __init__(self, view: Mapping, seat: int, forbidden_last=()):
-        me = view["players"][seat]
-        self.hand = list(me["hand"] or [])
-        self.count = len(self.hand)
-        self.rev = view.get("order") == "reversed"
-        self.ranks = Counter(rank(c) for c in self.hand)
-        others = [p["hand_count"] for p in view["players"] if p["seat"] != seat and p["place"] is None]
+    def __init__(self, hand: list[str], rev: bool, others: list[int], forbidden_last=()):
+        self.hand = hand
+        self.count = len(hand)
+        self.rev = rev
+        ranks = [0] * 14
+        for c in hand:
+            ranks[rank(c)] += 1
+        self.ranks = ranks  # cards held of each rank (13: jokers)
         self.danger = bool(others) and min(others) <= 2
-        self.last_forbidden = set(forbidden_last)  # cards that cannot be the last one (the engine says which)
+        self.last_forbidden = set(forbidden_last)
+
+    @classmethod
+    def of_view(cls, view: Mapping, seat: int, forbidden_last=()) -> "Context":
+        others = [p["hand_count"] for p in view["players"] if p["seat"] != seat and p["place"] is None]
+        return cls(list(view["players"][seat]["hand"] or []), view.get("order") == "reversed", others, forbidden_last)
+
+
+def of_decision(d: Decision) -> Context:
+    """A Context from an ``observer.Decision`` (the mc playouts)."""
+    return Context(d.hand, d.reversed, d.others, d.forbidden_last)
 
 
 class Hand:
     """What scoring a play needs, once per turn: the seat's cards (a bitmask), the order, whether it leads, how
     close the others are to going out, and the cards that cannot be its last one (a bitmask). Built from a seat
-    view (``of_view``) or, in the mc playouts, from the same facts of the engine state (observer.turn)."""
-    __slots__ = ("cards", "count", "rev", "lead", "ranks", "danger", "last_forbidden")
+    view (``of_view``) or, in the mc playouts, from the same facts of the engine state (``of_turn``)."""
+    __slots__ = ("cards", "count", "rev", "lead", "danger", "last_forbidden")
 
     def __init__(self, cards: int, rev: bool, lead: bool, others: list[int], last_forbidden: int):
         self.cards, self.rev, self.lead, self.last_forbidden = cards, rev, lead, last_forbidden
-        self.count = cards.bit_count()
-        self.ranks = _rank_counts(cards)
+        self.count = count(cards)
         self.danger = bool(others) and min(others) <= 2
 
     def weakness(self) -> float:
@@ -59,7 +70,12 @@ class Hand:
         normals = self.cards & NORMAL_MASK
         if not normals:
             return 0.0
-        nat, total = _plain(normals, False)[:2]
+        strengths = _RANK_STRENGTH[0]
+        nat = total = 0
+        for r in range(13):
+            k = _BITS[normals >> 4 * r & 0xF]
+            nat += k
+            total += k * strengths[r]
         return total / nat - 6.0
 
     @classmethod
@@ -68,57 +84,14 @@ class Hand:
         return cls(parse_many(view["players"][seat]["hand"] or []), view.get("order") == "reversed",
                    view.get("field") is None, others, parse_many(forbidden_last))
 
-    @classmethod
-    def of_turn(cls, t: Turn) -> "Hand":
-        """From an ``observer.Turn`` (the mc playouts)."""
-        return cls(t.cards, t.reversed, t.lead, t.others, t.forbidden_last)
+
+def of_turn(t: Turn) -> Hand:
+    """A Hand from an ``observer.Turn`` (the mc playouts)."""
+    return Hand(t.cards, t.reversed, t.lead, t.others, t.forbidden_last)
 
 
-# Hands and plays are scored on many turns: what is read of their cards is kept, in plain dicts keyed by the
-# cards (an lru_cache builds and hashes an argument tuple per call), emptied when full.
-CACHE_SIZE = 1 << 14
 _BITS: Final = tuple(bin(i).count("1") for i in range(16))  # the cards in a rank's 4 suit bits
 _RANK_STRENGTH: Final = tuple(tuple(strength_of(4 * r, rev) for r in range(13)) for rev in (False, True))
-_RANKS: dict[int, tuple[int, ...]] = {}
-# by order (normal, reversed): (cards, sum of strengths, max strength, cards of strength >= 11, ((rank, cards), ...))
-Plain = tuple[int, int, int, int, tuple[tuple[int, int], ...]]
-_PLAIN: tuple[dict[int, Plain], dict[int, Plain]] = ({}, {})
-
-
-def _rank_counts(cards: int) -> tuple[int, ...]:
-    """How many cards of each rank (13: jokers) ``cards`` holds."""
-    got = _RANKS.get(cards)
-    if got is None:
-        if len(_RANKS) >= CACHE_SIZE:
-            _RANKS.clear()
-        got = _RANKS[cards] = tuple([_BITS[cards >> 4 * r & 0xF] for r in range(13)] + [_BITS[cards >> JOKER1 & 3]])
-    return got
-
-
-def _plain(normals: int, rev: bool) -> Plain:
-    """(how many, sum of strengths, max strength, cards of strength ≥ 11, ((rank, cards), ...)) of the non-joker
-    cards (their count too: a compiled ``int.bit_count`` is a call through the interpreter)."""
-    memo = _PLAIN[1 if rev else 0]
-    got = memo.get(normals)
-    if got is None:
-        if len(memo) >= CACHE_SIZE:
-            memo.clear()
-        strengths = _RANK_STRENGTH[1 if rev else 0]
-        n = total = tops = 0
-        top = TOP
-        used = []
-        for r in range(13):
-            k = _BITS[normals >> 4 * r & 0xF]
-            if k:
-                s = strengths[r]
-                top = s if not n or s > top else top
-                n += k
-                total += k * s
-                if s >= 11:
-                    tops += k
-                used.append((r, k))
-        got = memo[normals] = (n, total, top, tops, tuple(used))
-    return got
 
 
 def _stuck(rest: int, last_forbidden: int) -> bool:
@@ -129,10 +102,29 @@ def _stuck(rest: int, last_forbidden: int) -> bool:
 def score(cards: int, kinds, forbidden_finish: bool, declares: bool, declines: bool, h: Hand) -> float:
     """A play's score, lower is better: ``cards`` a bitmask, ``kinds`` and ``forbidden_finish`` its annotation,
     ``declares``/``declines`` whether it carries declarations or a decline."""
-    rev = h.rev
     normals = cards & NORMAL_MASK
-    nat, total, top, tops, used = _plain(normals, rev) if normals else (0, TOP, TOP, 1, ())
     jokers = _BITS[cards >> JOKER1 & 3]
+    hand = h.cards
+    # the non-joker cards rank by rank (cheaper than any memo look-up): how many, the sum and the highest of
+    # their strengths, how many are top cards, in how many ranks, and in how many the hand keeps cards back
+    nat = total = tops = ranks = broken = 0
+    top = TOP
+    if normals:
+        strengths = _RANK_STRENGTH[1 if h.rev else 0]
+        for r in range(13):
+            k = _BITS[normals >> 4 * r & 0xF]
+            if k:
+                s = strengths[r]
+                top = s if not nat or s > top else top
+                nat += k
+                total += k * s
+                if s >= 11:
+                    tops += k
+                ranks += 1
+                if _BITS[hand >> 4 * r & 0xF] > k:
+                    broken += 1
+    else:
+        total, tops = TOP, 1
     n = nat + jokers
     if n == h.count:
         return -1000.0 if not forbidden_finish else 1000.0
@@ -148,31 +140,31 @@ def score(cards: int, kinds, forbidden_finish: bool, declares: bool, declines: b
     if not small:
         score += 2.5 * tops
     # do not break up groups
-    ranks = h.ranks
-    for r, k in used:
-        if ranks[r] > k and len(used) == 1:
-            score += 2.5
-        elif ranks[r] > k:
+    if broken and ranks == 1:
+        score += 2.5
+    else:
+        for _ in range(broken):
             score += 1.0
-    if "cut" in kinds:
-        score -= 3.0 if not lead else 1.0
-    if "revolution" in kinds:
-        weakness = h.weakness()
-        score += -8.0 if weakness < -0.5 else (10.0 if weakness > 0.5 else 2.0)
-    if "jack_back" in kinds:
-        score += -1.5 if h.weakness() < 0 else 1.5
+    if kinds:
+        if "cut" in kinds:
+            score -= 3.0 if not lead else 1.0
+        if "revolution" in kinds:
+            weakness = h.weakness()
+            score += -8.0 if weakness < -0.5 else (10.0 if weakness > 0.5 else 2.0)
+        if "jack_back" in kinds:
+            score += -1.5 if h.weakness() < 0 else 1.5
     if declares:
         score -= 0.5 * len(WANTED.intersection(kinds))
     elif declines:
         score += 0.1  # same cards without declining: tie-break on the weakness term above
     if not h.last_forbidden:
         return score  # no card of the hand is a liability (the terms below add nothing)
-    rest = h.cards & ~cards
+    rest = hand & ~cards
     if _stuck(rest, h.last_forbidden):
         score += 12.0
-    elif rest.bit_count() <= 3:
+    elif count(rest) <= 3:
         # cards that cannot be the last one are liabilities near the end: spend them while possible
-        score += 2.0 * (rest & h.last_forbidden).bit_count()
+        score += 2.0 * count(rest & h.last_forbidden)
     return score
 
 
@@ -206,7 +198,7 @@ def rank_plays(view: Mapping, legal: list[dict], seat: int, forbidden_last=()) -
 
 def best_play(t: Turn) -> int:
     """``rank_plays``'s first choice on an ``observer.Turn`` (engine moves and their annotations): its index."""
-    h, moves, notes = Hand.of_turn(t), t.moves, t.notes
+    h, moves, notes = of_turn(t), t.moves, t.notes
     leads = h.lead and any(m.action == "play" for m in moves)
     best, best_score = -1, 0.0
     for i, m in enumerate(moves):
@@ -223,7 +215,7 @@ def best_play(t: Turn) -> int:
     return best
 
 
-def card_value(c: str, rev: bool, ranks: Counter) -> float:
+def card_value(c: str, rev: bool, ranks: list[int]) -> float:
     """How much a card is worth keeping: strength, plus a little for being part of a group."""
     return strength(c, rev) + (0.6 if not is_joker(c) and ranks[rank(c)] >= 2 else 0.0) + (5 if is_joker(c) else 0)
 
@@ -259,9 +251,13 @@ def _cheapest(entry: dict, value) -> list[str]:
 
 
 def choose_decision(view: Mapping, legal: list[dict], seat: int, forbidden_last=()) -> dict:
-    ctx = Context(view, seat, forbidden_last)
+    return decide(Context.of_view(view, seat, forbidden_last), legal, view.get("phase") == "exchange")
+
+
+def decide(ctx: Context, legal: list[dict], exchange: bool) -> dict:
+    """The decision (give, discard, take, request, cut back) among ``legal`` for the seat ``ctx`` describes;
+    ``exchange``: the gives of the exchange before a deal (cards valued in the normal order)."""
     action = legal[0]["action"] if legal[0]["action"] != "pass" else legal[-1]["action"]
-    exchange = view.get("phase") == "exchange"
     rev = False if exchange else ctx.rev
     if action in ("give", "discard"):
         values: dict[str, float] = {}  # each card's worth, once per decision (the card sets are many)
@@ -286,7 +282,12 @@ def choose_decision(view: Mapping, legal: list[dict], seat: int, forbidden_last=
         c = entry["choose"]
         fixed = list(entry.get("cards", []))
         if sum(comb(len(c["from"]), k) for k in range(c["min"], c["max"] + 1)) <= MAX_ENUMERATED:
-            best = min(_choices(entry), key=lambda cs: (cost(fixed + cs), len(cs), sorted(cs)))
+            best: list[str] | None = None
+            least = 0.0
+            for cs in _choices(entry):  # the first of the least (cost, size, sorted cards): min() without its keys
+                v = cost(fixed + cs)
+                if best is None or v < least or (v == least and (len(cs), sorted(cs)) < (len(best), sorted(best))):
+                    best, least = cs, v
         else:
             best = _cheapest(entry, lambda x: card_value(x, rev, ctx.ranks))
         return instantiate(entry, chosen=best)

@@ -27,7 +27,7 @@ from referee.state import State, replace
 
 from . import greedy
 from .cards import game_deck, rules_deck
-from .observer import ask, turn
+from .observer import ask, decision, turn
 
 MAX_PLIES = 2000
 # Greedy weighs the cards that cannot be the last one only when few cards are left: in playouts they are asked
@@ -53,9 +53,13 @@ def playout(st, seat: int, rng: random.Random, deadline: float | None = None) ->
         move: object
         if st.pending:
             legal = legal_moves(st, s, annotated=True)
-            single = len(legal) == 1 and "choose" not in legal[0]
-            move = legal[0] if single else ask(greedy.choose, st, s, rng, legal=legal, last=last, annotated=True,
-                                                    lazy=True)
+            if len(legal) == 1 and "choose" not in legal[0]:
+                move = legal[0]
+            elif any(m["action"] == "play" for m in legal):  # the next leader in a cut-back window
+                move = ask(greedy.choose, st, s, rng, legal=legal, last=last, annotated=True, lazy=True)
+            else:  # greedy.choose's decision, from the engine state's facts (no seat view built)
+                seen = decision(st, s, last)
+                move = greedy.decide(greedy.of_decision(seen), legal, seen.exchange)
         else:  # playing or passing: greedy's choice on the engine's own moves, no JSON built
             moves = game.options(s, noted=True)
             move = moves[0] if len(moves) == 1 else moves[greedy.best_play(turn(st, s, last, moves))]

@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 from referee import annotate, forbidden_last, legal_moves, state_to_json
 from referee.annotate import Note, play_notes
-from referee.cards import parse_many
+from referee.cards import codes, parse_many
 from referee.legal import options
 from referee.moves import Move
 from referee.serialize import SeatView
@@ -60,3 +60,20 @@ def turn(st: State, seat: int, last: bool = True, moves: list | None = None) -> 
     others = [p.left for p in st.players if p.seat != seat and p.place is None]
     return new_tuple(Turn, (st.players[seat].hand, st.reversed, st.field is None, others,
                             parse_many(forbidden_last(st, seat)) if last else 0, moves, notes))
+
+
+class Decision(NamedTuple):
+    """A seat's decision (give, discard, take, request, cut back) as the mc playouts observe it: the facts of its
+    seat view that the greedy decisions read. Nothing here is hidden from the seat."""
+    hand: list[str]              # the seat's cards (codes, as its view lists them)
+    reversed: bool               # the view's order is "reversed"
+    others: list[int]            # hand counts of the other seats still playing
+    forbidden_last: list[str]    # as ``Observation.forbidden_last`` (empty without ``last``)
+    exchange: bool               # the view's phase is "exchange"
+
+
+def decision(st: State, seat: int, last: bool = True) -> Decision:
+    """``seat``'s decision: what ``observe`` shows of it, without building JSON."""
+    others = [p.left for p in st.players if p.seat != seat and p.place is None]
+    return new_tuple(Decision, (codes(st.players[seat].hand), st.reversed, others,
+                                forbidden_last(st, seat) if last else [], st.phase == "exchange"))
