@@ -68,15 +68,18 @@ class Note(NamedTuple):
 def play_notes(st: State, seat: int, moves) -> list[Note | None]:
     """``play_note`` of each of ``seat``'s ``moves`` (None for a pass), the state's key made once."""
     jkey = judged_key(st, seat)
-    memo = st.rules.moves_memo
+    rules = st.rules
     out: list[Note | None] = []
     for m in moves:
         mv: Move = m  # typed: its fields are read natively
         if mv.action == "pass":
             out.append(None)
+            continue
+        noted = mv.noted
+        if noted is not None and noted[1] == jkey and noted[0] is rules:
+            out.append(noted[2])
         else:
-            note = memo.get(_note_key(jkey, mv))
-            out.append(note if note is not None else play_note(st, mv))
+            out.append(_noted(st, mv, jkey))
     return out
 
 
@@ -90,8 +93,17 @@ def _note_key(jkey: int, mv: Move) -> tuple:
 def play_note(st: State, mv: Move) -> Note:
     """The annotation of the legal play ``mv``, memoised with the plays listed under play.judged_key and the move
     without its seat: as judge_play's judgement, it does not depend on the seat there (another seat's same cards
-    on the same field are annotated alike)."""
-    key = _note_key(judged_key(st, mv.seat), mv)
+    on the same field are annotated alike). It is also kept on the Move (``Move.noted``): a listed move is
+    annotated once however often it is listed."""
+    jkey = judged_key(st, mv.seat)
+    noted = mv.noted
+    if noted is not None and noted[1] == jkey and noted[0] is st.rules:
+        return noted[2]
+    return _noted(st, mv, jkey)
+
+
+def _noted(st: State, mv: Move, jkey: int) -> Note:
+    key = _note_key(jkey, mv)
     memo = st.rules.moves_memo
     hit = memo.get(key)
     if hit is None:
@@ -99,12 +111,14 @@ def play_note(st: State, mv: Move) -> Note:
         if isinstance(plan, Rejection):
             raise InputError("bad_move", f"only legal moves are annotated: {plan.message}")
         hit = remember(memo, key, _note(plan))
+    mv.noted = (st.rules, jkey, hit)
     return hit
 
 
 def note_listed(st: State, mv: Move, plan: Plan) -> None:
-    """Keep the annotation of ``mv``, a play legal_moves lists, from ``plan``, its judgement just made there."""
-    remember(st.rules.moves_memo, _note_key(judged_key(st, mv.seat), mv), _note(plan))
+    """Keep the annotation of ``mv``, a play legal_moves lists, from ``plan``, its judgement just made there: on
+    the move, which the listing memo holds (whoever lists it again gets it annotated)."""
+    mv.noted = (st.rules, judged_key(st, mv.seat), _note(plan))
 
 
 def _note(plan: Plan) -> Note:

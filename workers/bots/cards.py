@@ -1,10 +1,12 @@
 """Card helpers for the bots, working on the public card codes of a seat's view (the engine's card codes)."""
 from __future__ import annotations
 
+from typing import Final
+
 from referee import build_ruleset, cards, state
 
 RANKS = cards.RANKS
-TOP = 13  # a joker's strength: above every rank in either order
+TOP: Final = 13  # a joker's strength: above every rank in either order
 
 
 def is_joker(code: str) -> bool:

@@ -23,7 +23,7 @@ from referee.cards import JOKER1, NORMAL_MASK, count, parse_many
 from .cards import TOP, is_joker, rank, strength, strength_of
 from .observer import Decision, Turn
 
-WANTED = {"give", "discard", "cut", "lock", "rank_lock"}  # effect kinds worth declaring (gekifugo)
+WANTED: Final = {"give", "discard", "cut", "lock", "rank_lock"}  # effect kinds worth declaring (gekifugo)
 
 
 class Context:
@@ -111,8 +111,9 @@ def score(cards: int, kinds, forbidden_finish: bool, declares: bool, declines: b
     top = TOP
     if normals:
         strengths = _RANK_STRENGTH[1 if h.rev else 0]
-        for r in range(13):
-            k = _BITS[normals >> 4 * r & 0xF]
+        x, r = normals, 0
+        while x:
+            k = _BITS[x & 0xF]
             if k:
                 s = strengths[r]
                 top = s if not nat or s > top else top
@@ -123,16 +124,20 @@ def score(cards: int, kinds, forbidden_finish: bool, declares: bool, declines: b
                 ranks += 1
                 if _BITS[hand >> 4 * r & 0xF] > k:
                     broken += 1
+            x >>= 4
+            r += 1
     else:
         total, tops = TOP, 1
     n = nat + jokers
     if n == h.count:
         return -1000.0 if not forbidden_finish else 1000.0
     lead = h.lead
-    score: float = (total / (nat or 1)) if lead else top
+    score: float
     if lead:
+        score = total / (nat or 1)
         score -= 2.5 * (n - 1)
     else:
+        score = float(top)
         score -= 0.5 * (n - 1)
     # jokers and top cards are for winning tricks that matter
     small = h.count - n <= 2 or h.danger
