@@ -160,8 +160,8 @@ def special_candidates(st: State, possible: int) -> set[int]:
     (only what beats the field is generated otherwise)."""
     out: set[int] = set()
     if st.field is not None:
-        for module, params in st.rules.special_cand_hooks:
-            out |= module.special_candidates(st.field.reading, possible, params)
+        for special_candidates, params in st.rules.special_cand_hooks:
+            out |= special_candidates(st.field.reading, possible, params)
     return out
 
 

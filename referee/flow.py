@@ -251,7 +251,7 @@ def resolve(st: State, log):
 def open_window(st: State):
     """Right after a cut the ``on_cut`` hooks may offer seats a decision (cut back, 切り返し); ``turn`` names the
     seat that leads if nobody takes it (it may lead at once, closing the window)."""
-    window = tuple(p for module, params in st.rules.cut_hooks for p in module.on_cut(st, params))
+    window = tuple(p for on_cut, params in st.rules.cut_hooks for p in on_cut(st, params))
     st = replace(st, after=replace(st.after, window_done=True))
     if not window:
         return st

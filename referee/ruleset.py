@@ -64,7 +64,7 @@ class Ruleset:
         self.play_live = tuple((i, rid, hook, p) for i, rid, hook, p, only in indexed if not only)
         self.finish_hooks = tuple((m.finish_verdict, p) for m, p in hooks("finish_verdict"))
         self.place_hooks = tuple((m.places_final, p) for m, p in hooks("places_final"))
-        self.special_cand_hooks = hooks("special_candidates")
+        self.special_cand_hooks = tuple((m.special_candidates, p) for m, p in hooks("special_candidates"))
         self.required_hooks = hooks("required_cards")
         self.on_finish_hooks = tuple(sorted(hooks("on_finish"), key=lambda mp: getattr(mp[0], "ON_FINISH_ORDER", 0)))
         self.finishers = frozenset(m.ID for m, _ in self.on_finish_hooks)  # their events are the play's effects
@@ -79,7 +79,7 @@ class Ruleset:
         self.queue_hooks = hooks("deal_queue")
         self.count_hooks = hooks("exchange_counts")
         self.pass_hooks = tuple((m.after_pass, p) for m, p in hooks("after_pass"))  # asked on every pass
-        self.cut_hooks = hooks("on_cut")
+        self.cut_hooks = tuple((m.on_cut, p) for m, p in hooks("on_cut"))
         self.passes_sit_out = flag("PASSES_SIT_OUT")
         self.tie_breakers = frozenset(m.ID for m, p in hooks("breaks_ties") if m.breaks_ties(p))
         self.memo: dict = {}              # play judgements under these rules (play.judge_play)

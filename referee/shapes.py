@@ -61,7 +61,10 @@ class Reading:
         return sum(1 for r, _ in self.eff if r == rank)
 
     def has_rank(self, rank: int) -> bool:
-        return any(r == rank for r, _ in self.eff)
+        for r, _ in self.eff:
+            if r == rank:
+                return True
+        return False
 
     @property
     def has_joker(self) -> bool:

@@ -21,9 +21,13 @@ def finish_verdict(ctx: PlayContext, effects, params) -> str | None:
     """The reason the finishing play is forbidden, or None."""
     r = ctx.reading
     flagged = ctx.state.rules.flagged
-    if params["sandstorm_exempt"] and (ctx.special in flagged("FINISH_EXEMPT") or any(
-            isinstance(e, Cut) and e.rule in flagged("FINISH_EXEMPT") for e in effects)):
-        return None
+    if params["sandstorm_exempt"]:
+        exempt = flagged("FINISH_EXEMPT")
+        if ctx.special in exempt:
+            return None
+        for e in effects:
+            if isinstance(e, Cut) and e.rule in exempt:
+                return None
     if params["joker"] and r.has_joker:
         return "went out with a joker"
     strongest = 0 if ctx.reversed else 12
@@ -31,6 +35,9 @@ def finish_verdict(ctx: PlayContext, effects, params) -> str | None:
         return f"went out with the strongest rank ({'3' if ctx.reversed else '2'})"
     if params["eight"] and r.has_rank(EIGHT):
         return "went out with an 8"
-    if params["cut"] and any(isinstance(e, Cut) and e.rule in flagged("RANK_CUT") for e in effects):
-        return "went out with a play that cuts"
+    if params["cut"] and effects:
+        cuts = flagged("RANK_CUT")
+        for e in effects:
+            if isinstance(e, Cut) and e.rule in cuts:
+                return "went out with a play that cuts"
     return None

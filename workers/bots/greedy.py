@@ -20,7 +20,7 @@ from typing import Final
 from referee import instantiate
 from referee.cards import JOKER1, NORMAL_MASK, count, parse_many
 
-from .cards import TOP, is_joker, rank, strength, strength_of
+from .cards import TOP, is_joker, rank, strength
 from .observer import Decision, Turn
 
 WANTED: Final = {"give", "discard", "cut", "lock", "rank_lock"}  # effect kinds worth declaring (gekifugo)
@@ -70,12 +70,11 @@ class Hand:
         normals = self.cards & NORMAL_MASK
         if not normals:
             return 0.0
-        strengths = _RANK_STRENGTH[0]
         nat = total = 0
         for r in range(13):
             k = _BITS[normals >> 4 * r & 0xF]
             nat += k
-            total += k * strengths[r]
+            total += k * r  # the rank's strength in the normal order
         return total / nat - 6.0
 
     @classmethod
@@ -91,7 +90,6 @@ def of_turn(t: Turn) -> Hand:
 
 
 _BITS: Final = tuple(bin(i).count("1") for i in range(16))  # the cards in a rank's 4 suit bits
-_RANK_STRENGTH: Final = tuple(tuple(strength_of(4 * r, rev) for r in range(13)) for rev in (False, True))
 
 
 def _stuck(rest: int, last_forbidden: int) -> bool:
@@ -110,12 +108,12 @@ def score(cards: int, kinds, forbidden_finish: bool, declares: bool, declines: b
     nat = total = tops = ranks = broken = 0
     top = TOP
     if normals:
-        strengths = _RANK_STRENGTH[1 if h.rev else 0]
+        rev = h.rev
         x, r = normals, 0
         while x:
             k = _BITS[x & 0xF]
             if k:
-                s = strengths[r]
+                s = 12 - r if rev else r  # the rank's strength (strength_of)
                 top = s if not nat or s > top else top
                 nat += k
                 total += k * s
