@@ -4,7 +4,7 @@ Every function takes a State and returns a new one; ``log`` collects what happen
 """
 from __future__ import annotations
 
-from .state import State, copied, replace
+from .state import After, State, copied, new_tuple, replace
 
 
 def flushed(st: State, log) -> dict:
@@ -252,7 +252,9 @@ def open_window(st: State):
     """Right after a cut the ``on_cut`` hooks may offer seats a decision (cut back, 切り返し); ``turn`` names the
     seat that leads if nobody takes it (it may lead at once, closing the window)."""
     window = tuple(p for on_cut, params in st.rules.cut_hooks for p in on_cut(st, params))
-    st = replace(st, after=replace(st.after, window_done=True))
+    a = st.after
+    assert a is not None
+    st = replace(st, after=new_tuple(After, (a.seat, a.cut, a.skip, a.went_out, True, a.cards)))
     if not window:
         return st
     after = resolve(st, [])

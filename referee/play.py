@@ -300,18 +300,21 @@ def _judge(state: State, move: Move, with_effects: bool, probe: bool = False):
                              "readings given in 'as'", "attach_revolution")
         return best_rej
 
-    def rank(option):
-        ctx = option[0]
-        return -SHAPE_PRIORITY[ctx.reading.shape], strength_key(ctx.reading, reversed_order), _forms_lock(ctx)
-
     if len(best) > 1 and rs.declarations and move.declare:
         # the reading that makes the most declarations valid wins, then the usual order
         scored = [(option, _effects(option[0])) for option in best]
-        option, (effects, void) = max(scored, key=lambda oe: (-len(oe[1][1]), rank(oe[0])))
+        option, (effects, void) = max(scored, key=lambda oe: (-len(oe[1][1]), _rank(oe[0])))
     else:
-        option = best[0] if len(best) == 1 else max(best, key=rank)
+        option = best[0] if len(best) == 1 else max(best, key=_rank)
         effects, void = _effects(option[0], not probe) if with_effects else ((), ())
     return Plan(option[0], option[1], effects, void, len(cands) == 1 and option[0].special is None)
+
+
+def _rank(option) -> tuple:
+    """How ``_judge`` chooses among the readings a play allows (an (PlayContext, reading) option): the shape's
+    priority, then strength in the order in force, then a reading that locks."""
+    ctx = option[0]
+    return -SHAPE_PRIORITY[ctx.reading.shape], strength_key(ctx.reading, ctx.reversed), _forms_lock(ctx)
 
 
 def redeclared(state: State, move: Move, plan: Plan) -> Plan:

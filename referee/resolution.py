@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .state import After, State
+from .state import After, State, new_tuple
 
 
 class Resolution:
@@ -51,7 +51,7 @@ def written(st: State, res: Resolution, went_out: tuple) -> dict:
     turn just moves on to the next seat)."""
     queue = tuple(res.queue)
     # nothing to decide, cut, skip or finish: the turn just moves on (``after`` None; engine._play moves it)
-    after = After(res.ctx.seat, cut=res.cut, skip=res.skip, went_out=went_out, cards=res.ctx.reading.n) \
+    after = new_tuple(After, (res.ctx.seat, res.cut, res.skip, went_out, False, res.ctx.reading.n)) \
         if queue or went_out or res.cut is not None or res.skip else None
     changes = {"rank_lock": res.rank_lock, "jack_back": res.jack_back, "direction": res.direction,
                "trick_reversed": res.trick, "pending": queue, "after": after}

@@ -1,8 +1,7 @@
 """A ruleset: a preset plus per-rule overrides, validated, with the lookups the engine needs precomputed."""
 from __future__ import annotations
 
-from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from .errors import InputError
 from .presets import PRESETS, TITLES
@@ -12,10 +11,16 @@ MAX_PLAYERS = 8  # seats a game may have (2 to 8)
 # Ruleset values that rules' ``settings`` hooks may set: how sequences compare, their fewest cards, the jokers.
 SETTINGS: dict[str, Any] = {"compare": "shift", "min_stairs": 3, "jokers": 0}
 
+# The ids of the rules setting a flag, by flag: a plain dict (compiled code looks it up in C; a functools.cache is
+# a Python call)
+_FLAGGED: Final[dict[str, frozenset]] = {}
 
-@cache
+
 def _flagged(flag: str) -> frozenset:
-    return frozenset(m.ID for m in MODULES if getattr(m, flag, False))
+    got = _FLAGGED.get(flag)
+    if got is None:
+        got = _FLAGGED[flag] = frozenset(m.ID for m in MODULES if getattr(m, flag, False))
+    return got
 
 
 class Ruleset:

@@ -17,7 +17,7 @@ PARAMS = {"joker": Param(True, "a play holding a joker"),
 EIGHT: Final = 5
 
 
-def finish_verdict(ctx: PlayContext, effects, params) -> str | None:
+def finish_verdict(ctx: PlayContext, effects, params: dict) -> str | None:
     """The reason the finishing play is forbidden, or None."""
     r = ctx.reading
     flagged = ctx.state.rules.flagged

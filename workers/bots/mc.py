@@ -35,11 +35,14 @@ MAX_PLIES = 2000
 NEAR_THE_END = 6
 
 
-def playout(st, seat: int, rng: random.Random, deadline: float | None = None) -> int | None:
+def playout(st, seat: int, seed: int, deadline: float | None = None) -> int | None:
     """Play the deal out with the greedy policy for every seat until ``seat``'s place is final (flow.place_final);
     that place, or None when the ``deadline`` (a time.perf_counter() value) passes first: it is checked at every
     ply, so a budget is overrun by at most one ply. The deal is played in place (``core.Game``): ``st`` is left as
-    it was."""
+    it was. ``seed`` seeds the random numbers a bot asked through its interface is given (the same for every
+    candidate of a world); greedy draws none, so the generator is made only when one is asked (seeding it costs
+    more than a ply)."""
+    rng: random.Random | None = None
     game = Game(st)
     for _ in range(MAX_PLIES):
         if deadline is not None and time.perf_counter() >= deadline:
@@ -56,6 +59,8 @@ def playout(st, seat: int, rng: random.Random, deadline: float | None = None) ->
             if len(legal) == 1 and "choose" not in legal[0]:
                 move = legal[0]
             elif any(m["action"] == "play" for m in legal):  # the next leader in a cut-back window
+                if rng is None:
+                    rng = random.Random(seed)
                 move = ask(greedy.choose, st, s, rng, legal=legal, last=last, annotated=True, lazy=True)
             else:  # greedy.choose's decision, from the engine state's facts (no seat view built)
                 seen = decision(st, s, last)
@@ -207,7 +212,7 @@ class MonteCarloBot:
             world: list = []
             for m in cands:
                 verdict, st, _ = apply(root, m)
-                world.append(playout(st, seat, random.Random(wseed), deadline) if verdict.legal else 99)
+                world.append(playout(st, seat, wseed, deadline) if verdict.legal else 99)
                 if world[-1] is None:
                     break
             if None in world:
