@@ -8,12 +8,15 @@ suits from rows of precomputed slots (``slots``).
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from .cards import JOKERS_MASK, NORMAL_MASK, cards_of, count, deck
 from .rules import SHAPE_MODULES
 from .shapes import Reading
 from .state import State
+
+if TYPE_CHECKING:
+    from .ruleset import Ruleset
 
 
 def _joker_sets(jb: int) -> list[int]:
@@ -173,7 +176,7 @@ def possible_cards(st: State, seat: int) -> int:
     return p.hand | (deck(st.rules.jokers) & ~st.seen())
 
 
-def candidates(hand: int, rules, swaps: bool = True, beat: Beat | None = None) -> set[int]:
+def candidates(hand: int, rules: Ruleset, swaps: bool = True, beat: Beat | None = None) -> set[int]:
     """Card sets that may form one play; on a field (``beat``) only those of its size that may beat it.
     With ``swaps``, a held card of a sequence may also be left in hand and replaced by a joker."""
     jb = hand & JOKERS_MASK

@@ -10,10 +10,11 @@ from typing import Final
 
 from .cards import JOKERS_MASK, NORMAL_MASK, cards_of, codes, count, rank_mask, rank_name
 from .flow import forbidden_reason
+from .moves import Move
 from .play import not_held
 from .rules.base import PlayContext, Rejection
 from .shapes import readings
-from .state import After, Field, State, replace, strength
+from .state import After, Field, Pending, State, replace, strength
 
 VERBS: Final = {"give": "give", "discard": "discard", "take": "take", "request": "name a rank", "cut_back": "cut back"}
 
@@ -70,9 +71,10 @@ def _allowed(p, hand):
     return hand & _rank_filter(p)
 
 
-def _move_cards(st: State, p, cards, log):
+def _move_cards(st: State, p: Pending, cards: int, log):
     st = st.without(p.seat, cards)
     if p.action == "give":
+        assert p.to is not None  # a give names its recipient
         st = st.with_player(p.to, hand=st.hand(p.to) | cards)
         log.append({"kind": "give", "from": p.seat, "to": p.to, "cards": codes(cards), "rule": p.rule})
     else:
@@ -81,7 +83,7 @@ def _move_cards(st: State, p, cards, log):
     return replace(st, pending=st.pending[1:])
 
 
-def _auto_choice(st: State, p):
+def _auto_choice(st: State, p: Pending):
     """The cards of a give/discard when there is nothing to choose, else None."""
     if st.players[p.seat].unknown:
         return None  # table mode: the seat names the cards
@@ -138,7 +140,7 @@ def window(st: State):
     return [p for p in st.pending if p.action == "cut_back"]
 
 
-def judge(st: State, mv):
+def judge(st: State, mv: Move):
     """None when the answer is acceptable, else a Rejection."""
     head = st.pending[0]
     if head.action == "cut_back":
@@ -198,7 +200,7 @@ def judge(st: State, mv):
     return Rejection("not_allowed", describe(head), head.rule)
 
 
-def apply(st: State, mv, log):
+def apply(st: State, mv: Move, log):
     """Apply an accepted answer; returns the new state (pending possibly not yet normalized)."""
     head = st.pending[0]
     if head.upto and mv.action == "pass":

@@ -4,7 +4,12 @@ Every function takes a State and returns a new one; ``log`` collects what happen
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .state import After, State, copied, new_tuple, replace
+
+if TYPE_CHECKING:
+    from .rules.base import PlayContext
 
 
 def flushed(st: State, log) -> dict:
@@ -161,7 +166,7 @@ def _free_places(st: State):
     return st.free_places()
 
 
-def forbidden_reason(ctx, effects) -> str | None:
+def forbidden_reason(ctx: PlayContext, effects) -> str | None:
     """Why going out with the play of ``ctx`` (firing ``effects``) ranks the player from the bottom (the rules'
     finish_verdict hooks), or None. The hooks read the play, never how many cards it leaves."""
     why = None
@@ -213,7 +218,7 @@ def end_if_over(st: State, log):
     return replace(st, phase="deal_over", turn=None, pending=(), after=None)
 
 
-def finish_empty_hands(st: State, first, log):
+def finish_empty_hands(st: State, first: int, log):
     """Every active player left without cards finishes, in turn order from ``first``."""
     n = len(st.players)
     for i in range(n):

@@ -156,6 +156,7 @@ def _listed(st: State, seat: int, mask: int, attached: bool, noted: bool = False
     rules = st.rules
     field = st.field.reading if st.field else None
     out, seen = [], set()
+    reading: Reading
     # attached cards are also listed without 'as': the combined field decides their reading (§10.6)
     for reading in (_outcome_readings(mask, rules.shapes, rules.min_stairs, rules.suits_matter)
                     + ((loose(mask),) if attached else ())):

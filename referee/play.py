@@ -1,7 +1,7 @@
 """Judging a play: which readings of the cards are legal, the one used, and the effects it fires."""
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from .cards import codes, count
 from .memo import EFFECTS_SIZE, interned, live_effect_memos, remember
@@ -11,6 +11,9 @@ from .rules import ALIASES, DECLARABLE, RULES, SEQUENCES, SHAPE_NAMES, SHAPE_PRI
 from .rules.base import PlayContext, Rejection
 from .shapes import Reading, beats, loose, part, readings, readings_as, strength_key
 from .state import State
+
+if TYPE_CHECKING:
+    from .ruleset import Ruleset
 
 DECLARATIONS: Final = DECLARABLE.union(ALIASES)  # every name a play may declare
 SEQUENCE_SET: Final = frozenset(SEQUENCES)
@@ -117,7 +120,7 @@ def _forms_lock(ctx) -> bool:
     return False
 
 
-def _check(ctx: PlayContext, reading: Reading, field: Reading | None, rs) -> Rejection | None:
+def _check(ctx: PlayContext, reading: Reading, field: Reading | None, rs: Ruleset) -> Rejection | None:
     if reading.shape == "loose":
         return Rejection("shape_mismatch", f"{' '.join(codes(reading.mask))} is no play by itself; only an attach "
                          "revolution could join it to the field (attach_revolution)", "attach_revolution")
@@ -246,7 +249,7 @@ def judge_play(state: State, move: Move, with_effects: bool = True, probe: bool 
     return Plan(ctx, field_reading, effects, void, False)
 
 
-def _judge(state: State, move: Move, with_effects: bool, probe: bool = False):
+def _judge(state: State, move: Move, with_effects: bool, probe: bool = False) -> Plan | Rejection:
     rs = state.rules
     seat = move.seat
     if move.declare and not move.declare <= DECLARATIONS:  # a subset test: no new set for the usual answer
@@ -298,6 +301,7 @@ def _judge(state: State, move: Move, with_effects: bool, probe: bool = False):
         if move.as_map and all(r.shape == "loose" for r in cands):
             return Rejection("invalid_cards", f"{' '.join(codes(move.cards))} cannot be read with the joker "
                              "readings given in 'as'", "attach_revolution")
+        assert best_rej is not None  # every reading was either kept or rejected
         return best_rej
 
     if len(best) > 1 and rs.declarations and move.declare:

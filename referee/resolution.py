@@ -1,9 +1,12 @@
 """A play's effects folded into one resolution, then written onto the state in one step."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .state import After, State, new_tuple
+
+if TYPE_CHECKING:
+    from .rules.base import PlayContext
 
 
 class Resolution:
@@ -11,7 +14,7 @@ class Resolution:
     __slots__ = ("st", "ctx", "revolution", "revolution_min", "lock", "exact", "rank_lock", "jack_back", "direction",
                  "trick", "queue", "cut", "skip")
     st: State
-    ctx: Any                          # the play's PlayContext
+    ctx: PlayContext
     revolution: bool
     revolution_min: int
     lock: tuple | None
@@ -24,7 +27,7 @@ class Resolution:
     cut: str | None
     skip: int
 
-    def __init__(self, st: State, ctx) -> None:
+    def __init__(self, st: State, ctx: PlayContext) -> None:
         self.st, self.ctx = st, ctx
         self.revolution = False           # the order turns (once, however many revolutions)
         self.revolution_min = st.revolution_min
@@ -39,7 +42,7 @@ class Resolution:
         self.skip = 0
 
 
-def resolve(st: State, ctx, effects) -> Resolution:
+def resolve(st: State, ctx: PlayContext, effects) -> Resolution:
     res = Resolution(st, ctx)
     for e in effects:
         e.fold(res)

@@ -1,10 +1,13 @@
 """砂嵐 (sandstorm, nanko): exactly three 3s, no jokers, may be played on any field and flush it."""
 from itertools import combinations
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from ..cards import cards_of, rank_mask
 from ..effects import Cut
 from .base import PlayContext
+
+if TYPE_CHECKING:
+    from ..shapes import Reading
 
 ID: Final = "sandstorm"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
@@ -17,7 +20,7 @@ FINISH_EXEMPT = True  # forbidden_finish.sandstorm_exempt: going out with it is 
 THREE: Final = 0
 
 
-def is_sandstorm(reading) -> bool:
+def is_sandstorm(reading: Reading) -> bool:
     return (reading.n == 3 and not reading.has_joker and reading.shape == "group"
             and reading.rank_count(THREE) == 3)
 

@@ -39,13 +39,21 @@ class Context:
         for c in hand:
             ranks[rank(c)] += 1
         self.ranks = ranks  # cards held of each rank (13: jokers)
-        self.danger = bool(others) and min(others) <= 2
+        self.danger = _near_out(others)
         self.last_forbidden = set(forbidden_last)
 
     @classmethod
     def of_view(cls, view: Mapping, seat: int, forbidden_last=()) -> "Context":
         others = [p["hand_count"] for p in view["players"] if p["seat"] != seat and p["place"] is None]
         return cls(list(view["players"][seat]["hand"] or []), view.get("order") == "reversed", others, forbidden_last)
+
+
+def _near_out(others: list[int]) -> bool:
+    """Is another seat about to go out (two cards or fewer)? (``min`` is a look-up in builtins, compiled)"""
+    for left in others:
+        if left <= 2:
+            return True
+    return False
 
 
 def of_decision(d: Decision) -> Context:
@@ -62,7 +70,7 @@ class Hand:
     def __init__(self, cards: int, rev: bool, lead: bool, others: list[int], last_forbidden: int):
         self.cards, self.rev, self.lead, self.last_forbidden = cards, rev, lead, last_forbidden
         self.count = count(cards)
-        self.danger = bool(others) and min(others) <= 2
+        self.danger = _near_out(others)
 
     def weakness(self) -> float:
         """How weak the hand is: below 0 means a reversed order would suit it (asked only of the plays that

@@ -35,15 +35,15 @@ MAX_PLIES = 2000
 NEAR_THE_END = 6
 
 
-def playout(st, seat: int, seed: int, deadline: float | None = None) -> int | None:
+def playout(root: State, seat: int, seed: int, deadline: float | None = None) -> int | None:
     """Play the deal out with the greedy policy for every seat until ``seat``'s place is final (flow.place_final);
     that place, or None when the ``deadline`` (a time.perf_counter() value) passes first: it is checked at every
-    ply, so a budget is overrun by at most one ply. The deal is played in place (``core.Game``): ``st`` is left as
+    ply, so a budget is overrun by at most one ply. The deal is played in place (``core.Game``): ``root`` is left as
     it was. ``seed`` seeds the random numbers a bot asked through its interface is given (the same for every
     candidate of a world); greedy draws none, so the generator is made only when one is asked (seeding it costs
     more than a ply)."""
     rng: random.Random | None = None
-    game = Game(st)
+    game = Game(root)
     for _ in range(MAX_PLIES):
         if deadline is not None and time.perf_counter() >= deadline:
             return None
