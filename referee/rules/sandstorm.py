@@ -1,4 +1,6 @@
 """砂嵐 (sandstorm, nanko): exactly three 3s, no jokers, may be played on any field and flush it."""
+from __future__ import annotations
+
 from itertools import combinations
 from typing import TYPE_CHECKING, Final
 
