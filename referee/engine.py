@@ -4,6 +4,8 @@ from __future__ import annotations
 from typing import Any, Final
 
 from . import decisions, deals, flow
+from .deals import start_play
+from .decisions import normalize
 from .cards import codes
 from .effects import named
 from .errors import InputError
@@ -30,7 +32,7 @@ UNLOGGED: Final = _Unlogged()
 
 def proceed(st: State, log):
     """What a move left to do (``after``: its decisions, cut, skip, finishes; the end of the deal) is done."""
-    return flow.proceed(st, log, decisions.normalize, deals.start_play)
+    return flow.proceed(st, log, normalize, start_play)
 
 
 def actors(st: State) -> list[int]:
@@ -59,11 +61,9 @@ def close_window(st: State, log):
     return proceed(replace(st, pending=()), log)
 
 
-PLAYED: Final = ("players", "field", "beneath", "trick_plays", "first_play", "idle")  # what _played gives
-
-
 def _played(st: State, plan: Plan) -> tuple:
-    """What every play writes (PLAYED): its cards leave the hand for the field, whose cards go beneath."""
+    """What every play writes (players, field, beneath, trick_plays, first_play, idle): its cards leave the hand
+    for the field, whose cards go beneath."""
     ctx = plan.ctx
     field = st.field
     beneath = st.beneath
@@ -91,7 +91,9 @@ def play_changes(st: State, plan: Plan) -> dict:
     skip or finish, the next turn (who may take it changes only with the direction); else ``turn`` None and
     ``after`` says what is left (``proceed``)."""
     ctx = plan.ctx
-    changes = dict(zip(PLAYED, _played(st, plan)))
+    players, field, beneath, trick_plays, first_play, idle = _played(st, plan)
+    changes = {"players": players, "field": field, "beneath": beneath, "trick_plays": trick_plays,
+               "first_play": first_play, "idle": idle}
     direction = st.direction
     went_out = ((ctx.seat, flow.forbidden_reason(ctx, plan.effects)),) if ctx.left_after == 0 else ()
     if plan.effects or went_out:

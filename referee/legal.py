@@ -28,7 +28,7 @@ from .play import SEQUENCE_SET, Plan, joins_field, judge_play, judged_key, redec
 from .rules import ALIASES, DECLARABLE, SEQUENCES
 from .rules.base import PlayContext, Rejection
 from .shapes import Reading, beats, loose, readings
-from .state import State
+from .state import Pending, State
 
 EFFECT_DECLARATIONS: Final = sorted(DECLARABLE - set(SEQUENCES))
 
@@ -63,6 +63,7 @@ def _outcome_readings(mask: int, shapes: frozenset, min_stairs: int, suits_matte
 
 def _distinct_outcomes(mask: int, shapes: frozenset, min_stairs: int, suits_matter: bool) -> tuple:
     seen, out = set(), []
+    r: Reading
     for r in readings(mask, shapes, min_stairs):
         key = (r.shape, r.lo, r.hi, r.suits if suits_matter else 0, r.eff if suits_matter else
                tuple(sorted(x for x, _ in r.eff)))
@@ -139,7 +140,7 @@ def _play_moves(st: State, seat: int, noted: bool = False):
                 listed = memo.get((key, boxed, attached))
                 if listed is None:
                     listed = remember(memo, (key, boxed, attached), _listed(st, seat, mask, attached, noted))
-                elif listed and listed[0].seat != seat:
+                elif listed and cast(Move, listed[0]).seat != seat:
                     # the judgement never depends on the seat here: another seat's listing differs only in 'seat'
                     listed = remember(memo, (key, seat, boxed, attached), tuple(move.for_seat(seat) for move in listed))
         if listed:
@@ -247,7 +248,7 @@ def _decision_moves(st: State, seat):
     return []
 
 
-def _choose_entry(st: State, head) -> dict:
+def _choose_entry(st: State, head: Pending) -> dict:
     """The give/discard decision at the head of the queue as one choose entry."""
     seat = head.seat
     hand, unknown = st.hand(seat), st.players[seat].unknown

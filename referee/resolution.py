@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 from .state import After, State, new_tuple
 
 if TYPE_CHECKING:
+    from .effects import Effect
     from .rules.base import PlayContext
 
 
@@ -45,7 +46,8 @@ class Resolution:
 def resolve(st: State, ctx: PlayContext, effects) -> Resolution:
     res = Resolution(st, ctx)
     for e in effects:
-        e.fold(res)
+        effect: Effect = e
+        effect.fold(res)
     return res
 
 

@@ -316,8 +316,9 @@ _set: Final = object.__setattr__
 
 
 def _replace_state(self: State, changes: dict) -> State:
-    if not _FIELDS.issuperset(changes):
-        raise TypeError(f"State has no field(s) {sorted(set(changes) - _FIELDS)}")
+    for name in changes:
+        if name not in _FIELDS:
+            raise TypeError(f"State has no field(s) {sorted(set(changes) - _FIELDS)}")
     return copied(self, changes)
 
 

@@ -9,7 +9,7 @@ the cutter's lead.
 from typing import Final
 
 from ..cards import JOKERS_MASK, deck
-from ..state import Pending
+from ..state import Pending, State
 
 ID: Final = "cut_back"
 NAME_JA = "切り返し"
@@ -21,10 +21,11 @@ DECLARABLE = True
 OPENS_CUT_BACK = True  # a cut back can be cut back in turn (as can the cuts of rules setting this flag)
 
 
-def on_cut(st, params) -> tuple:
+def on_cut(st: State, params) -> tuple:
     """The window after a cut by a rule with ``OPENS_CUT_BACK``: a cut back offered to every seat that public
     facts do not rule out."""
     a = st.after
+    assert a is not None  # asked right after a cut (flow.open_window)
     if a.cut not in st.rules.flagged("OPENS_CUT_BACK"):
         return ()
     n = a.cards or (st.field.reading.n if st.field else 0)

@@ -20,9 +20,8 @@ EIGHT: Final = 5
 def finish_verdict(ctx: PlayContext, effects, params: dict) -> str | None:
     """The reason the finishing play is forbidden, or None."""
     r = ctx.reading
-    flagged = ctx.state.rules.flagged
     if params["sandstorm_exempt"]:
-        exempt = flagged("FINISH_EXEMPT")
+        exempt = ctx.state.rules.flagged("FINISH_EXEMPT")
         if ctx.special in exempt:
             return None
         for e in effects:
@@ -36,7 +35,7 @@ def finish_verdict(ctx: PlayContext, effects, params: dict) -> str | None:
     if params["eight"] and r.has_rank(EIGHT):
         return "went out with an 8"
     if params["cut"] and effects:
-        cuts = flagged("RANK_CUT")
+        cuts = ctx.state.rules.flagged("RANK_CUT")
         for e in effects:
             if isinstance(e, Cut) and e.rule in cuts:
                 return "went out with a play that cuts"

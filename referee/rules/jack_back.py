@@ -1,8 +1,13 @@
 """Jバック / 11バック (jack back): a play containing a J reverses the order until the field flushes."""
-from typing import Final
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
 
 from ..effects import JackBack
 from .base import Param, PlayContext
+
+if TYPE_CHECKING:
+    from ..shapes import Reading
 
 ID: Final = "jack_back"
 PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
@@ -23,6 +28,6 @@ def declinable(params) -> bool:
     return params["optional"]
 
 
-def declines(reading, params) -> bool:
+def declines(reading: Reading, params) -> bool:
     """Does legal_moves list this play also with the jack back declined?"""
     return reading.has_rank(JACK)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import gc
 import random
 import time
+from time import perf_counter
 
 from referee import apply, legal_moves, state_from_json
 from referee.cards import parse_many
@@ -45,7 +46,7 @@ def playout(root: State, seat: int, seed: int, deadline: float | None = None) ->
     rng: random.Random | None = None
     game = Game(root)
     for _ in range(MAX_PLIES):
-        if deadline is not None and time.perf_counter() >= deadline:
+        if deadline is not None and perf_counter() >= deadline:
             return None
         acting = game.actors()
         if not acting:
@@ -115,7 +116,7 @@ def sample_hands(view: dict, seat: int, rng: random.Random, known=None,
                 if c in pool and len(hands[s]) < need[s]:
                     hands[s].append(c)
                     pool.discard(c)
-    rest = sorted(pool, key=unseen.index)
+    rest = [c for c in unseen if c in pool]  # in the deck's order
     rng.shuffle(rest)
     for s in sorted(need):
         k = need[s] - len(hands[s])
