@@ -50,6 +50,10 @@ def _group_table() -> list[list[list[dict[int, tuple]]]]:
 
 
 GROUPS: Final = _group_table()
+# LEADS[rank][suit pattern][jokers held 0-3]: every size's sets of GROUPS in one tuple, in the same order (a lead
+# takes them all; the candidates' order, hence legal_moves', stays that of adding them size by size)
+LEADS: Final = [[[tuple(c for sets in sizes.values() for c in sets) for sizes in by_jokers] for by_jokers in by_pattern]
+                for by_pattern in GROUPS]
 # SUIT_BITS[x]: the ranks (bit r) of the cards of suit 0 in 16 bits of a hand shifted to that suit (bits 4r)
 SUIT_BITS: Final = {sum(1 << 4 * r for r in range(4) if p >> r & 1): p for p in range(16)}
 SINGLE_STEP: Final = {m.ID: m.RUN_STEP for m in SHAPE_MODULES if hasattr(m, "RUN_STEP")}  # one suit's runs
@@ -187,8 +191,7 @@ def candidates(hand: int, rules: Ruleset, swaps: bool = True, beat: Beat | None 
         for r in range(13):
             pattern = hand >> 4 * r & 0xF
             if pattern:
-                for sets in GROUPS[r][pattern][j].values():
-                    out.update(sets)
+                out.update(LEADS[r][pattern][j])
         out.update(JOKER_SETS[j])
         shapes = rules.sequences
     else:
@@ -196,7 +199,8 @@ def candidates(hand: int, rules: Ruleset, swaps: bool = True, beat: Beat | None 
         size = f.n
         sizes = (size,)
         if f.shape == ("group" if size > 1 else "single") and not f.wild:
-            for r in (range(f.lo) if beat.reversed else range(f.lo + 1, 13)):
+            start, stop = (0, f.lo) if beat.reversed else (f.lo + 1, 13)
+            for r in range(start, stop):
                 pattern = hand >> 4 * r & 0xF
                 if pattern:
                     out.update(GROUPS[r][pattern][j].get(size, ()))

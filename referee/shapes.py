@@ -132,10 +132,21 @@ def strength_key(r: Reading, reversed_order: bool):
     return (0, -r.hi if reversed_order else r.lo)
 
 
-@lru_cache(maxsize=1 << 16)
+# readings' cache: a plain dict (compiled code looks it up in C; an lru_cache is a call through the interpreter that
+# builds its own key), emptied when full
+_READINGS: Final[dict[tuple, tuple]] = {}
+READINGS_SIZE: Final = 1 << 16
+
+
 def readings(mask: int, shapes: frozenset, min_stairs: int = 3) -> tuple:
     """All readings of ``mask`` as one play, over the enabled sequence ``shapes`` (cached: they never change)."""
-    return tuple(_readings(mask, shapes, min_stairs))
+    key = (mask, shapes, min_stairs)
+    got = _READINGS.get(key)
+    if got is None:
+        if len(_READINGS) >= READINGS_SIZE:
+            _READINGS.clear()
+        got = _READINGS[key] = tuple(_readings(mask, shapes, min_stairs))
+    return got
 
 
 @lru_cache(maxsize=1 << 16)
