@@ -88,7 +88,7 @@ def cards_of(mask: int) -> list[int]:
     return _by_bytes(mask, _BYTE_CARDS)
 
 
-def _by_bytes(mask: int, tables: list) -> list:
+def _by_bytes(mask: int, tables: list[list[tuple]]) -> list:
     """The entries of ``tables[k][b]`` for every nonzero byte ``b`` of ``mask`` (byte ``k``), lowest first."""
     out: list = []
     if not mask:

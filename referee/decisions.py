@@ -14,7 +14,7 @@ from .moves import Move
 from .play import not_held
 from .rules.base import PlayContext, Rejection
 from .shapes import readings
-from .state import After, Field, Pending, State, replace, strength
+from .state import After, Field, Pending, State, copied, replace, strength
 
 VERBS: Final = {"give": "give", "discard": "discard", "take": "take", "request": "name a rank", "cut_back": "cut back"}
 
@@ -78,9 +78,9 @@ def _move_cards(st: State, p: Pending, cards: int, log):
         st = st.with_player(p.to, hand=st.hand(p.to) | cards)
         log.append({"kind": "give", "from": p.seat, "to": p.to, "cards": codes(cards), "rule": p.rule})
     else:
-        st = replace(st, discard=st.discard | cards)
+        st = copied(st, {"discard": st.discard | cards})
         log.append({"kind": "discard", "seat": p.seat, "cards": codes(cards), "rule": p.rule})
-    return replace(st, pending=st.pending[1:])
+    return copied(st, {"pending": st.pending[1:]})
 
 
 def _auto_choice(st: State, p: Pending):
@@ -108,28 +108,28 @@ def normalize(st: State, log):
                 return st  # table mode: only the asked seat can say whether it holds the rank
             n = min(p.count, count(_allowed(p, st.hand(p.seat))) + st.players[p.seat].unknown)
             if n == 0:
-                st = replace(st, pending=st.pending[1:])
+                st = copied(st, {"pending": st.pending[1:]})
                 continue
             if n != p.count:
                 p = replace(p, count=n)
-                st = replace(st, pending=(p,) + st.pending[1:])
+                st = copied(st, {"pending": (p,) + st.pending[1:]})
             cards = _auto_choice(st, p)
             if cards is None:
                 return st
             st = _move_cards(st, p, cards, log)
         elif p.action == "take":
             if not st.discard & NORMAL_MASK or not st.active(p.seat):
-                st = replace(st, pending=st.pending[1:])
+                st = copied(st, {"pending": st.pending[1:]})
                 continue
             return st
         elif p.action == "request":
             assert p.to is not None  # a request is made of a named seat
             n = min(p.count, st.left(p.to))
             if n == 0:
-                st = replace(st, pending=st.pending[1:])
+                st = copied(st, {"pending": st.pending[1:]})
                 continue
             if n != p.count:
-                st = replace(st, pending=(replace(p, count=n),) + st.pending[1:])
+                st = copied(st, {"pending": (replace(p, count=n),) + st.pending[1:]})
             return st
         else:
             return st
@@ -213,16 +213,16 @@ def apply(st: State, mv: Move, log):
         rest = ask.count - count(mv.cards)
         st = _move_cards(st, head, mv.cards, log)
         queue = st.pending[1:]
-        return replace(st, pending=((replace(ask, count=rest),) if rest else ()) + queue)
+        return copied(st, {"pending": ((replace(ask, count=rest),) if rest else ()) + queue})
     if head.action == "cut_back":
         if mv.action == "pass":
             log.append({"kind": "decline", "seat": mv.seat, "rule": head.rule})
-            return replace(st, pending=tuple(p for p in st.pending if p.seat != mv.seat))
+            return copied(st, {"pending": tuple(p for p in st.pending if p.seat != mv.seat)})
         return _cut_back(st, mv, head.rule, log)
     if head.action in ("give", "discard"):
         return _move_cards(st, head, mv.cards, log)
     if head.action == "take":
-        st = replace(st, discard=st.discard & ~mv.cards, pending=st.pending[1:])
+        st = copied(st, {"discard": st.discard & ~mv.cards, "pending": st.pending[1:]})
         log.append({"kind": "take", "seat": mv.seat, "cards": codes(mv.cards), "rule": head.rule})
         return st.with_player(mv.seat, hand=st.hand(mv.seat) | mv.cards)
     return _request(st, head, mv, log)
@@ -233,8 +233,8 @@ def _not_held(st: State, ask, rank, queue):
     cards received so far (only a table-mode answer, which the referee cannot check, gets there)."""
     ask = replace(ask, banned=ask.banned + (rank,))
     if len(set(ask.banned)) >= 14:
-        return replace(st, pending=queue)
-    return replace(st, pending=(ask,) + queue)
+        return copied(st, {"pending": queue})
+    return copied(st, {"pending": (ask,) + queue})
 
 
 def _request(st: State, head, mv, log):
@@ -243,7 +243,7 @@ def _request(st: State, head, mv, log):
         # table mode: the asked seat answers with the cards, or passes for "not held"
         upto = min(head.count, mv.count or head.count)
         answer = head.__class__(asked, "give", upto, head.rule, to=mv.seat, rank=mv.rank, upto=True)
-        return replace(st, pending=(answer,) + st.pending)
+        return copied(st, {"pending": (answer,) + st.pending})
     held = st.hand(asked) & (JOKERS_MASK if mv.rank == 13 else rank_mask(mv.rank))
     if not held:
         log.append({"kind": "request", "seat": mv.seat, "rank": rank_name(mv.rank), "held": False,
@@ -257,7 +257,7 @@ def _request(st: State, head, mv, log):
     if rest:
         queue = (replace(head, count=rest),) + queue
     give = head.__class__(asked, "give", take, head.rule, to=mv.seat, rank=mv.rank)
-    return replace(st, pending=(give,) + queue)
+    return copied(st, {"pending": (give,) + queue})
 
 
 def cut_back_finish(st: State, seat, cards, rule) -> str | None:

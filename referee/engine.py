@@ -58,7 +58,7 @@ def leads_through_window(st: State, mv) -> bool:
 
 def close_window(st: State, log):
     """Nobody cut back before the lead: the cut resolves as if every seat had declined."""
-    return proceed(replace(st, pending=()), log)
+    return proceed(copied(st, {"pending": ()}), log)
 
 
 def _played(st: State, plan: Plan) -> tuple:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .state import After, State, copied, new_tuple, replace
+from .state import After, State, copied, new_tuple
 
 if TYPE_CHECKING:
     from .rules.base import PlayContext
@@ -18,9 +18,9 @@ def flushed(st: State, log) -> dict:
     log.append({"kind": "flush"})
     field = st.field
     assert field is not None
-    return dict(discard=st.discard | st.beneath | field.reading.mask, beneath=0, field=None, lock_suits=0,
-                lock_kind=None, rank_lock=False, jack_back=False, trick_plays=0, trick_reversed=False,
-                direction=direction, passed=0)
+    return {"discard": st.discard | st.beneath | field.reading.mask, "beneath": 0, "field": None, "lock_suits": 0,
+            "lock_kind": None, "rank_lock": False, "jack_back": False, "trick_plays": 0, "trick_reversed": False,
+            "direction": direction, "passed": 0}
 
 
 def flush(st: State, log):
@@ -83,7 +83,7 @@ def advance_after_play(st: State, player, skip, log):
     field; a finished player whose cards are reached again is flushed and the next active player leads.
     """
     if not skip and st.active(player):
-        return replace(st, turn=next_in_turn(st, player))
+        return copied(st, {"turn": next_in_turn(st, player)})
     n = len(st.players)
     s = player
     skipped: list[int] = []
@@ -94,7 +94,7 @@ def advance_after_play(st: State, player, skip, log):
                 if skipped:
                     log.append({"kind": "skip", "seats": skipped})
                     log.append({"kind": "combo", "seat": player})
-                return replace(st, turn=player)
+                return copied(st, {"turn": player})
             return lead_after_flush(st, player, log)
         if not in_turn(st, s):
             continue
@@ -104,7 +104,7 @@ def advance_after_play(st: State, player, skip, log):
             continue
         if skipped:
             log.append({"kind": "skip", "seats": skipped})
-        return replace(st, turn=s)
+        return copied(st, {"turn": s})
     raise AssertionError("no active seat to move to")
 
 
@@ -191,7 +191,7 @@ def finish(st: State, seat, forbidden, log):
     free = _free_places(st)
     place = free[-1] if forbidden else free[0]
     st = st.with_player(seat, place=place)
-    st = replace(st, finish_order=st.finish_order + (seat,))
+    st = copied(st, {"finish_order": st.finish_order + (seat,)})
     entry = {"kind": "finish", "seat": seat, "place": place}
     if forbidden:
         entry.update(rule="forbidden_finish", why=forbidden)
@@ -212,10 +212,10 @@ def end_if_over(st: State, log):
     for seat in active:
         place = _free_places(st)[0]
         st = st.with_player(seat, place=place)
-        st = replace(st, finish_order=st.finish_order + (seat,))
+        st = copied(st, {"finish_order": st.finish_order + (seat,)})
         log.append({"kind": "finish", "seat": seat, "place": place, "last": True})
     log.append({"kind": "deal_over"})
-    return replace(st, phase="deal_over", turn=None, pending=(), after=None)
+    return copied(st, {"phase": "deal_over", "turn": None, "pending": (), "after": None})
 
 
 def finish_empty_hands(st: State, first: int, log):
@@ -233,7 +233,7 @@ def resolve(st: State, log):
     """All pending decisions of a play are made: cut, finish check, then whose turn (RULES.md §5 order)."""
     a = st.after
     assert a is not None
-    st = replace(st, after=None)
+    st = copied(st, {"after": None})
     flushed = False
     if a.cut:
         st = flush(st, log)
@@ -259,12 +259,12 @@ def open_window(st: State):
     window = tuple(p for on_cut, params in st.rules.cut_hooks for p in on_cut(st, params))
     a = st.after
     assert a is not None
-    st = replace(st, after=new_tuple(After, (a.seat, a.cut, a.skip, a.went_out, True, a.cards)))
+    st = copied(st, {"after": new_tuple(After, (a.seat, a.cut, a.skip, a.went_out, True, a.cards))})
     if not window:
         return st
     after = resolve(st, [])
     leader = after.turn if after.phase == "play" and not after.pending else None
-    return replace(st, turn=leader, pending=window)
+    return copied(st, {"turn": leader, "pending": window})
 
 
 def proceed(st: State, log, normalize, start_play):

@@ -257,11 +257,9 @@ def _judge(state: State, move: Move, with_effects: bool, probe: bool = False) ->
         return Rejection("invalid_declaration", f"unknown declaration(s) {', '.join(sorted(unknown))}: declare "
                          "rule ids of effects or shapes (GET /v1/rules)")
     for d in move.decline:
-        module = RULES.get(d)
-        params = rs.params(d)
-        if module is None or params is None or not getattr(module, "declinable", lambda p: False)(params):
+        if d not in rs.declinable:
             return Rejection("not_allowed", f"{d} cannot be declined under these rules (only an optional "
-                             "jack_back can)", d if module else None)
+                             "jack_back can)", d if d in RULES else None)
     cands = (readings_as(move.cards, rs.shapes, rs.min_stairs, move.as_map) if move.as_map
              else readings(move.cards, rs.shapes, rs.min_stairs))
     if not cands and state.field is not None and rs.extra_hooks:

@@ -27,7 +27,7 @@ class Ruleset:
     __slots__ = ("preset", "_params", "shapes", "sequences", "compare", "min_stairs", "declarations", "jokers", "field_shapes", "titles",
                  "legality_hooks", "special_hooks", "play_hooks", "suit_hooks", "finish_hooks", "place_hooks",
                  "special_cand_hooks", "required_hooks",
-                 "extra_hooks", "decline_hooks", "trust_hooks", "on_finish_hooks", "finishers", "leader_hooks",
+                 "extra_hooks", "decline_hooks", "declinable", "trust_hooks", "on_finish_hooks", "finishers", "leader_hooks",
                  "queue_hooks", "count_hooks", "tie_breakers", "pass_hooks", "cut_hooks", "suits_matter",
                  "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key", "memo", "moves_memo", "play_only",
                  "play_live", "effects_memo")
@@ -76,6 +76,7 @@ class Ruleset:
         self.flushes_on_finish = flag("FLUSHES_ON_FINISH")
         self.extra_hooks = hooks("extra_candidates")
         self.decline_hooks = tuple((m.ID, m.declines, p) for m, p in hooks("declines") if m.declinable(p))
+        self.declinable = frozenset(rule_id for rule_id, _, _ in self.decline_hooks)  # what a play may decline
         self.suits_matter = flag("SUITS_MATTER")
         self.suit_hooks = tuple((m, p) for m, p in self.play_hooks if getattr(m, "SUITS_MATTER", False))  # locks
         self.trust_hooks = hooks("taken_on_trust")

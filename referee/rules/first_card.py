@@ -41,7 +41,7 @@ def required_cards(st, seat, params) -> int:
     return 0 if st.unheld(seat, 1 << c) else 1 << c
 
 
-def legality(ctx: PlayContext, params):
+def legality(ctx: PlayContext, params: dict):
     st = ctx.state
     if not (params["must_play"] and st.first_play):
         return None

@@ -265,6 +265,24 @@ def choose_decision(view: Mapping, legal: list[dict], seat: int, forbidden_last=
     return decide(Context.of_view(view, seat, forbidden_last), legal, view.get("phase") == "exchange")
 
 
+def _cost(cards: list[str], ctx: Context, rev: bool, exchange: bool, values: dict[str, float]) -> float:
+    """What giving or discarding ``cards`` costs (lower is better): each card's worth (``values`` keeps it for the
+    decision), and more when the hand it leaves could not go out legally."""
+    value = 0.0
+    for c in cards:
+        v = values.get(c)
+        if v is None:
+            v = values[c] = card_value(c, rev, ctx.ranks)
+        value += v
+    if not exchange and ctx.last_forbidden:
+        rest = [c for c in ctx.hand if c not in cards]
+        if rest and len(rest) <= 4:
+            # keep a hand that can still go out legally: rid it of the cards that cannot finish
+            value += 20 * sum(1 for c in rest if c in ctx.last_forbidden)
+            value += 40 if all(c in ctx.last_forbidden for c in rest) else 0
+    return value
+
+
 def decide(ctx: Context, legal: list[dict], exchange: bool) -> dict:
     """The decision (give, discard, take, request, cut back) among ``legal`` for the seat ``ctx`` describes;
     ``exchange``: the gives of the exchange before a deal (cards valued in the normal order)."""
@@ -272,31 +290,17 @@ def decide(ctx: Context, legal: list[dict], exchange: bool) -> dict:
     rev = False if exchange else ctx.rev
     if action in ("give", "discard"):
         values: dict[str, float] = {}  # each card's worth, once per decision (the card sets are many)
-
-        def cost(cards):
-            value = 0.0
-            for c in cards:
-                v = values.get(c)
-                if v is None:
-                    v = values[c] = card_value(c, rev, ctx.ranks)
-                value += v
-            if not exchange and ctx.last_forbidden:
-                rest = [c for c in ctx.hand if c not in cards]
-                if rest and len(rest) <= 4:
-                    # keep a hand that can still go out legally: rid it of the cards that cannot finish
-                    value += 20 * sum(1 for c in rest if c in ctx.last_forbidden)
-                    value += 40 if all(c in ctx.last_forbidden for c in rest) else 0
-            return value
         entry = next(m for m in legal if m["action"] == action)
         if "choose" not in entry:
-            return min((m for m in legal if m["action"] == action), key=lambda m: (cost(m["cards"]), m["cards"]))
+            return min((m for m in legal if m["action"] == action),
+                       key=lambda m: (_cost(m["cards"], ctx, rev, exchange, values), m["cards"]))
         c = entry["choose"]
         fixed = list(entry.get("cards", []))
         if sum(comb(len(c["from"]), k) for k in range(c["min"], c["max"] + 1)) <= MAX_ENUMERATED:
             best: list[str] | None = None
             least = 0.0
             for cs in _choices(entry):  # the first of the least (cost, size, sorted cards): min() without its keys
-                v = cost(fixed + cs)
+                v = _cost(fixed + cs, ctx, rev, exchange, values)
                 if best is None or v < least or (v == least and (len(cs), sorted(cs)) < (len(best), sorted(best))):
                     best, least = cs, v
         else:
