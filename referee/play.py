@@ -79,8 +79,9 @@ def _fired(ctx: PlayContext) -> tuple:
     key = (ctx.reading, ctx.special, ctx.declined, ctx.reversed, ctx.state.revolution_min)
     shared = memo.get(key)
     if shared is None:
-        fired = tuple((i, rule_id, effects) for i, rule_id, hook, params in rs.play_only
-                      if (effects := hook(ctx, params)))
+        ranks = ctx.reading.rank_bits()  # a hook that fires only on a rank is not asked of plays without it
+        fired = tuple((i, rule_id, effects) for i, rule_id, hook, params, on in rs.play_only
+                      if (on < 0 or on & ranks) and (effects := hook(ctx, params)))
         shared = remember(memo, key, (tuple((rule_id, effects) for _, rule_id, effects in fired), fired),
                           EFFECTS_SIZE, live_effect_memos)
     live = [(i, rule_id, effects) for i, rule_id, hook, params in rs.play_live if (effects := hook(ctx, params))]

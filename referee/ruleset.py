@@ -23,6 +23,12 @@ def _flagged(flag: str) -> frozenset:
     return got
 
 
+def _ranks(module) -> int:
+    """The ranks (bit r) of the plays whose after_play may fire (``FIRES_ON_RANK``), -1 for every play."""
+    rank = getattr(module, "FIRES_ON_RANK", None)
+    return -1 if rank is None else 1 << rank
+
+
 class Ruleset:
     __slots__ = ("preset", "_params", "shapes", "sequences", "compare", "min_stairs", "declarations", "jokers", "field_shapes", "titles",
                  "legality_hooks", "special_hooks", "play_hooks", "suit_hooks", "finish_hooks", "place_hooks",
@@ -65,7 +71,8 @@ class Ruleset:
         # (registry index, rule id, after_play, params) of the play hooks whose answers are memoised across states,
         # and of the rest (the hook itself, not its module: no attribute read per call)
         indexed = [(i, m.ID, m.after_play, p, getattr(m, "PLAY_ONLY", False)) for i, (m, p) in enumerate(self.play_hooks)]
-        self.play_only = tuple((i, rid, hook, p) for i, rid, hook, p, only in indexed if only)
+        self.play_only = tuple((i, rid, hook, p, _ranks(self.play_hooks[i][0])) for i, rid, hook, p, only in indexed
+                               if only)
         self.play_live = tuple((i, rid, hook, p) for i, rid, hook, p, only in indexed if not only)
         self.finish_hooks = tuple((m.finish_verdict, p) for m, p in hooks("finish_verdict"))
         self.place_hooks = tuple((m.places_final, p) for m, p in hooks("places_final"))

@@ -22,7 +22,7 @@ PLAIN_SHAPES: Final = {"loose": (-1, "loose cards"), "single": (0, "a single"), 
 class Reading:
     """Cards as one play. Immutable by convention; a plain class with slots, not a frozen dataclass: compiled, a
     frozen dataclass is built and compared through its generated, interpreted __init__ and __eq__."""
-    __slots__ = ("shape", "mask", "n", "lo", "hi", "suits", "eff", "jokers", "wild", "_hash")
+    __slots__ = ("shape", "mask", "n", "lo", "hi", "suits", "eff", "jokers", "wild", "_hash", "_ranks")
     shape: str
     mask: int                 # the physical cards
     n: int
@@ -33,12 +33,14 @@ class Reading:
     jokers: tuple             # ((joker card, rank, suit), ...) the stand-in readings
     wild: bool
     _hash: int                # 0 until hashed
+    _ranks: int               # the ranks read (bit r), -1 until asked (has_rank: rule hooks ask it of every play)
 
     def __init__(self, shape: str, mask: int, n: int, lo: int, hi: int, suits: int, eff: tuple, jokers: tuple = (),
                  wild: bool = False) -> None:
         self.shape, self.mask, self.n, self.lo, self.hi, self.suits = shape, mask, n, lo, hi, suits
         self.eff, self.jokers, self.wild = eff, jokers, wild
         self._hash = 0
+        self._ranks = -1
 
     def __eq__(self, other: object) -> bool:
         return (type(other) is Reading and self.mask == other.mask and self.shape == other.shape
@@ -60,11 +62,18 @@ class Reading:
     def rank_count(self, rank: int) -> int:
         return sum(1 for r, _ in self.eff if r == rank)
 
+    def rank_bits(self) -> int:
+        """The ranks read (bit r), jokers as the ranks they stand for."""
+        ranks = self._ranks
+        if ranks < 0:
+            ranks = 0
+            for r, _ in self.eff:
+                ranks |= 1 << r
+            self._ranks = ranks
+        return ranks
+
     def has_rank(self, rank: int) -> bool:
-        for r, _ in self.eff:
-            if r == rank:
-                return True
-        return False
+        return bool(self.rank_bits() >> rank & 1)
 
     @property
     def has_joker(self) -> bool:

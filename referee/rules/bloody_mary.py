@@ -12,6 +12,7 @@ SUMMARY = ("Exactly three Qs: every other active player discards its 2 strongest
 PARAMS = {"count": Param(2, "cards each other player discards", lo=1, hi=5)}
 DECLARABLE = True
 QUEEN: Final = 9
+FIRES_ON_RANK: Final = QUEEN  # after_play fires only on a play that reads this rank (play._fired)
 
 
 def after_play(ctx: PlayContext, params):

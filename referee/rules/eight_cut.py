@@ -13,6 +13,7 @@ DECLARABLE = True
 OPENS_CUT_BACK = True  # its cut can be cut back (cut_back)
 RANK_CUT = True  # it cuts for a rank the play holds (forbidden_finish.cut)
 EIGHT: Final = 5
+FIRES_ON_RANK: Final = EIGHT  # after_play fires only on a play that reads this rank (play._fired)
 
 
 def after_play(ctx: PlayContext, params):

@@ -12,6 +12,7 @@ SUMMARY = ("A play with N fives skips the next N active players. If the skipping
 PARAMS: dict = {}
 DECLARABLE = True
 FIVE: Final = 2
+FIRES_ON_RANK: Final = FIVE  # after_play fires only on a play that reads this rank (play._fired)
 
 
 def after_play(ctx: PlayContext, params):

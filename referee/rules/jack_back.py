@@ -16,6 +16,7 @@ SUMMARY = "A play containing a J reverses the order of strength until the field 
 PARAMS = {"optional": Param(False, "the player may decline it with decline: ['jack_back'] (nanko)")}
 DECLARABLE = True
 JACK: Final = 8
+FIRES_ON_RANK: Final = JACK  # after_play fires only on a play that reads this rank (play._fired)
 
 
 def after_play(ctx: PlayContext, params):

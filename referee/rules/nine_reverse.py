@@ -12,6 +12,7 @@ PARAMS = {"scope": Param("deal", "trick: the direction comes back when the field
                          "deal: it stays (nanko)", choices=("trick", "deal"))}
 DECLARABLE = True
 NINE: Final = 6
+FIRES_ON_RANK: Final = NINE  # after_play fires only on a play that reads this rank (play._fired)
 
 
 def after_play(ctx: PlayContext, params):

@@ -11,6 +11,7 @@ SUMMARY = "A play with two or more fours: take one non-joker card of your choice
 PARAMS: dict = {}
 DECLARABLE = True
 FOUR: Final = 1
+FIRES_ON_RANK: Final = FOUR  # after_play fires only on a play that reads this rank (play._fired)
 
 
 def after_play(ctx: PlayContext, params):

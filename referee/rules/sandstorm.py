@@ -20,6 +20,7 @@ DECLARABLE = True
 OPENS_CUT_BACK = True  # its cut can be cut back (cut_back)
 FINISH_EXEMPT = True  # forbidden_finish.sandstorm_exempt: going out with it is never forbidden
 THREE: Final = 0
+FIRES_ON_RANK: Final = THREE  # after_play fires only on a play that reads this rank (play._fired)
 
 
 def is_sandstorm(reading: Reading) -> bool:

@@ -11,6 +11,7 @@ SUMMARY = "A play with N sevens: give N cards of your choice to the next player 
 PARAMS: dict = {}
 DECLARABLE = True
 SEVEN: Final = 4
+FIRES_ON_RANK: Final = SEVEN  # after_play fires only on a play that reads this rank (play._fired)
 
 
 def after_play(ctx: PlayContext, params):

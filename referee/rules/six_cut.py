@@ -13,6 +13,7 @@ DECLARABLE = True
 OPENS_CUT_BACK = True  # its cut can be cut back (cut_back)
 RANK_CUT = True  # it cuts for a rank the play holds (forbidden_finish.cut)
 SIX: Final = 3
+FIRES_ON_RANK: Final = SIX  # after_play fires only on a play that reads this rank (play._fired)
 
 
 def after_play(ctx: PlayContext, params):

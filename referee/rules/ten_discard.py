@@ -11,6 +11,7 @@ SUMMARY = "A play with N tens: discard N cards of your choice (fewer only if you
 PARAMS: dict = {}
 DECLARABLE = True
 TEN: Final = 7
+FIRES_ON_RANK: Final = TEN  # after_play fires only on a play that reads this rank (play._fired)
 
 
 def after_play(ctx: PlayContext, params):

@@ -1,5 +1,6 @@
 """PLAY_ONLY rules (their after_play reads only the play, the order in force and the revolution threshold) answer
-alike at every state that shares those: play._fired memoises their answers across states on that claim."""
+alike at every state that shares those: play._fired memoises their answers across states on that claim. A rule
+with FIRES_ON_RANK answers nothing for a play that does not read that rank: play._fired does not ask it then."""
 import random
 
 from referee import actors, advance, instantiate, new_game
@@ -39,7 +40,7 @@ def test_play_only_hooks_answer_alike_across_states():
     rng = random.Random(5)
     setups = [(p, None) for p in PRESETS] + [("gekifugo", {rid: False for rid in rng.sample(sorted(SWITCHABLE), 4)})
                                              for _ in range(3)]
-    checked = 0
+    checked = quiet = 0
     for i, (preset, rules) in enumerate(setups):
         states = [st for seed in range(3) for st in positions(preset, rules, 100 * i + seed)]
         hooks = [(m, p) for m, p in states[0].rules.play_hooks if getattr(m, "PLAY_ONLY", False)]
@@ -56,5 +57,9 @@ def test_play_only_hooks_answer_alike_across_states():
                             key = (reading, special, declined, st.reversed, st.revolution_min)
                             answers = tuple(tuple(m.after_play(ctx, p)) for m, p in hooks)
                             assert by_context.setdefault(key, answers) == answers, (preset, key)
+                            for (m, _), answer in zip(hooks, answers):
+                                if hasattr(m, "FIRES_ON_RANK") and not reading.has_rank(m.FIRES_ON_RANK):
+                                    assert answer == (), (m.ID, reading)  # play._fired does not ask it
+                                    quiet += 1
                             checked += 1
-    assert checked > 10_000
+    assert checked > 10_000 and quiet > 10_000
