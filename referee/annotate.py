@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import cards_of, code, parse_many
+from .cards import cards_of, codes, parse_many
 from .decisions import cut_back_finish
 from .effects import named
 from .engine import close_window, leads_through_window
@@ -135,11 +135,16 @@ def play_annotation(st: State, mv: Move) -> dict:
 
 def forbidden_last(st: State, seat: int) -> list[str]:
     """The cards of ``seat`` that could not be its last card: each is judged as a lone lead on the field as a
-    flush now leaves it, and going out with it would rank the seat from the bottom. That lead's judged key
-    depends only on this state's, so it is memoised under this state's key, and each card's answer under the
-    lead's key (the same on every field that flushes to the same lead)."""
+    flush now leaves it, and going out with it would rank the seat from the bottom."""
+    return codes(forbidden_last_mask(st, seat))
+
+
+def forbidden_last_mask(st: State, seat: int) -> int:
+    """``forbidden_last`` as a card set. That lead's judged key depends only on this state's, so it is memoised
+    under this state's key, and each card's answer under the lead's key (the same on every field that flushes to
+    the same lead), in one list by card."""
     if not st.rules.finish_hooks:
-        return []
+        return 0
     memo = st.rules.moves_memo
     key = judged_key(st, seat)
     lead = None
@@ -147,17 +152,18 @@ def forbidden_last(st: State, seat: int) -> list[str]:
     if lead_key is None:
         lead = _lead(st, seat)
         lead_key = remember(memo, ("lead", key), judged_key(lead, seat))
-    out = []
+    answers: list = memo.get(("last", lead_key)) or remember(memo, ("last", lead_key), [None] * 54)
+    out = 0
     for c in cards_of(st.hand(seat)):
-        forbidden = memo.get(("last", lead_key, c))
+        forbidden = answers[c]
         if forbidden is None:
             if lead is None:
                 lead = _lead(st, seat)
             plan = judge_play(lead, Move(seat, "play", 1 << c))
-            forbidden = remember(memo, ("last", lead_key, c), not isinstance(plan, Rejection)
-                                 and forbidden_reason(plan.ctx, plan.effects) is not None)
+            forbidden = answers[c] = (not isinstance(plan, Rejection)
+                                      and forbidden_reason(plan.ctx, plan.effects) is not None)
         if forbidden:
-            out.append(code(c))
+            out |= 1 << c
     return out
 
 

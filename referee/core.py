@@ -52,7 +52,14 @@ class Game:
                 idle = st.idle + 1
                 # a pass that ends the deal (pass_abort) is left to the engine
                 if flow.ended_by_pass(st, idle, engine.UNLOGGED) is None:
-                    changes = flow.pass_changes(st, move.seat, idle, engine.UNLOGGED)
+                    quiet = flow.quiet_pass(st, move.seat)
+                    if quiet is not None:  # flow.pass_changes: the trick goes on, the judged key holds
+                        forget(st, True)
+                        st.turn, st.passed = quiet
+                        st.idle = idle
+                        st.seq += 1
+                        return None
+                    changes = flow.trick_end(st, move.seat, idle, engine.UNLOGGED)
                     self._write(changes, key_holds="field" not in changes)  # a pass that flushes changes the key
                     return None
             elif move.action == "play":

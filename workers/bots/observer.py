@@ -5,8 +5,8 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from referee import annotate, forbidden_last, legal_moves, state_to_json
-from referee.annotate import Note, play_notes
-from referee.cards import codes, parse_many
+from referee.annotate import Note, forbidden_last_mask, play_notes
+from referee.cards import codes
 from referee.legal import options
 from referee.moves import Move
 from referee.serialize import SeatView
@@ -59,7 +59,7 @@ def turn(st: State, seat: int, last: bool = True, moves: list | None = None) -> 
     notes = play_notes(st, seat, moves)
     others = [p.left for p in st.players if p.seat != seat and p.place is None]
     return new_tuple(Turn, (st.players[seat].hand, st.reversed, st.field is None, others,
-                            parse_many(forbidden_last(st, seat)) if last else 0, moves, notes))
+                            forbidden_last_mask(st, seat) if last else 0, moves, notes))
 
 
 class Decision(NamedTuple):
