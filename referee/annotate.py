@@ -17,8 +17,6 @@ never another hand: a seat may be shown the annotations of its moves.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from .cards import cards_of, codes, parse_many
 from .decisions import cut_back_finish
 from .effects import named
@@ -29,7 +27,7 @@ from .moves import Move, parse_move
 from .memo import remember
 from .play import Plan, judge_play, judged_key
 from .rules.base import Rejection
-from .state import State, new_tuple, replace
+from .state import State, replace
 
 
 def nothing() -> dict:
@@ -58,11 +56,26 @@ def _annotation(st: State, entry: dict, closed: list) -> dict:
     return play_annotation(st, mv)
 
 
-class Note(NamedTuple):
-    """A legal play's annotation as memoised: the JSON keys of ``annotate`` as tuples (shared: read only)."""
+class Note:
+    """A legal play's annotation as memoised: the JSON keys of ``annotate`` as tuples (shared: read only; a plain
+    class with slots: compiled, built by a direct call where a named tuple's is a call through the interpreter)."""
+    __slots__ = ("effects", "kinds", "forbidden_finish")
     effects: tuple
     kinds: tuple
     forbidden_finish: bool
+
+    def __init__(self, effects: tuple, kinds: tuple, forbidden_finish: bool) -> None:
+        self.effects, self.kinds, self.forbidden_finish = effects, kinds, forbidden_finish
+
+    def __eq__(self, other: object) -> bool:
+        return (type(other) is Note and self.effects == other.effects and self.kinds == other.kinds
+                and self.forbidden_finish == other.forbidden_finish)
+
+    def __hash__(self) -> int:
+        return hash((self.effects, self.kinds, self.forbidden_finish))
+
+    def __repr__(self) -> str:
+        return f"Note(effects={self.effects!r}, kinds={self.kinds!r}, forbidden_finish={self.forbidden_finish!r})"
 
 
 def play_notes(st: State, seat: int, moves) -> list[Note | None]:
@@ -123,8 +136,7 @@ def note_listed(st: State, mv: Move, plan: Plan) -> None:
 
 def _note(plan: Plan) -> Note:
     effects = plan.effects
-    return new_tuple(Note, (tuple(named(effects)), tuple(named(effects, kinds=True)),
-                            forbidden_reason(plan.ctx, effects) is not None))
+    return Note(tuple(named(effects)), tuple(named(effects, kinds=True)), forbidden_reason(plan.ctx, effects) is not None)
 
 
 def play_annotation(st: State, mv: Move) -> dict:

@@ -7,7 +7,6 @@ ranks used to compare it. A lone joker, or a set made only of jokers, is
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import permutations
 from typing import Final
 
@@ -141,8 +140,8 @@ def strength_key(r: Reading, reversed_order: bool):
     return (0, -r.hi if reversed_order else r.lo)
 
 
-# readings' cache: a plain dict (compiled code looks it up in C; an lru_cache is a call through the interpreter that
-# builds its own key), emptied when full
+# readings' and readings_as' cache (their keys differ in length): a plain dict (compiled code looks it up in C; an
+# lru_cache is a call through the interpreter that builds its own key), emptied when full
 _READINGS: Final[dict[tuple, tuple]] = {}
 READINGS_SIZE: Final = 1 << 16
 
@@ -158,10 +157,15 @@ def readings(mask: int, shapes: frozenset, min_stairs: int = 3) -> tuple:
     return got
 
 
-@lru_cache(maxsize=1 << 16)
 def readings_as(mask: int, shapes: frozenset, min_stairs: int, as_map: tuple) -> tuple:
     """The ``readings`` of ``mask`` that read its jokers as ``as_map`` says (``matches_as``; cached likewise)."""
-    return tuple(r for r in readings(mask, shapes, min_stairs) if matches_as(r, as_map))
+    key = (mask, shapes, min_stairs, as_map)
+    got = _READINGS.get(key)
+    if got is None:
+        if len(_READINGS) >= READINGS_SIZE:
+            _READINGS.clear()
+        got = _READINGS[key] = tuple(r for r in readings(mask, shapes, min_stairs) if matches_as(r, as_map))
+    return got
 
 
 def _readings(mask: int, shapes: frozenset, min_stairs: int) -> list[Reading]:

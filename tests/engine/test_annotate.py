@@ -185,17 +185,24 @@ def test_annotations_kept_while_listing_equal_annotations_judged_afresh(preset, 
 
     st, _ = new_game(preset, None, ["a", "b", "c", "d"], seed)
     rng = random.Random(seed)
-    compared = 0
+    compared = stamped = 0
     while actors(st) and compared < 60:
         seat = actors(st)[0]
         if not st.pending and st.phase == "play":
             with fresh_memos(st.rules):
                 moves = options(st, seat, noted=True)
+                plays = [m for m in moves if isinstance(m, Move) and m.action == "play"]
+                stamped += sum(1 for m in plays if m.noted is not None)
+                # without declarations every listed play is judged with its effects, so each keeps its annotation
+                assert st.rules.declarations or all(m.noted is not None for m in plays)
                 kept = play_notes(st, seat, moves)
+                # the same moves without the annotation the listing kept on them, judged with empty memos
+                bare = [Move(m.seat, m.action, m.cards, m.as_map, m.declare, m.decline, m.rank, m.count)
+                        if isinstance(m, Move) else m for m in moves]
                 with fresh_memos(st.rules):
-                    fresh = play_notes(st, seat, moves)
+                    fresh = play_notes(st, seat, bare)
             assert kept == fresh
             compared += sum(1 for m in moves if isinstance(m, Move) and m.action == "play"
                             and (m.declare or not st.rules.declarations))
         _, st, _ = apply(st, instantiate(rng.choice(legal_moves(st, seat)), rng))
-    assert compared >= 60
+    assert compared >= 60 and stamped >= 60
