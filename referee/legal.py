@@ -139,7 +139,7 @@ def _play_moves(st: State, seat: int, noted: bool = False):
             if listed is None:
                 listed = memo.get((key, boxed, attached))
                 if listed is None:
-                    listed = remember(memo, (key, boxed, attached), _listed(st, seat, mask, attached, noted))
+                    listed = remember(memo, (key, boxed, attached), _listed(st, seat, mask, attached, noted, True))
                 elif listed and cast(Move, listed[0]).seat != seat:
                     # the judgement never depends on the seat here: another seat's listing differs only in 'seat'
                     listed = remember(memo, (key, seat, boxed, attached), tuple(move.for_seat(seat) for move in listed))
@@ -152,8 +152,9 @@ NO_SETS: Final[frozenset] = frozenset()
 _beat: tuple = (None, None, None)  # (rules, judged key, Beat) of the last listing on a field
 
 
-def _listed(st: State, seat: int, mask: int, attached: bool, noted: bool = False) -> tuple:
-    """The legal plays of the cards ``mask`` (Moves), each once (``noted``: see ``_play_moves``)."""
+def _listed(st: State, seat: int, mask: int, attached: bool, noted: bool = False, fresh: bool = False) -> tuple:
+    """The legal plays of the cards ``mask`` (Moves), each once (``noted``: see ``_play_moves``); ``fresh``: no
+    listing of these cards here is memoised, so no judgement of them is looked for (play.judge_play)."""
     rules = st.rules
     field = st.field.reading if st.field else None
     out, seen = [], set()
@@ -185,7 +186,7 @@ def _listed(st: State, seat: int, mask: int, attached: bool, noted: bool = False
                 # declaring everything only probes what fires (the move listed declares that): hardly anyone
                 # proposes it, so its judgement is not memoised (it was half of gekifugo's judgement memo)
                 plan = judge_play(st, move, with_effects=rules.declarations or noted,
-                                  probe=rules.declarations and i == 0)
+                                  probe=rules.declarations and i == 0, fresh=fresh)
             if rules.declarations and i == 0:
                 if isinstance(plan, Rejection):
                     # declaring less never makes a play legal: no rule hook reads declarations, and a special play

@@ -207,11 +207,12 @@ def forget(state: State, key_holds: bool = False) -> None:
         _last_key = (None, None, None)
 
 
-def judge_play(state: State, move: Move, with_effects: bool = True, probe: bool = False):
+def judge_play(state: State, move: Move, with_effects: bool = True, probe: bool = False, fresh: bool = False):
     """A Plan for a legal play, or a Rejection. Without ``with_effects`` (only legality wanted) the plan's
     effects are left empty unless declarations decide the reading. A ``probe`` asks only which effects fire
     (legal_moves declaring everything): a judgement not memoised yet is not memoised (nobody asks for it again),
-    and its void declarations are left out unless they choose between readings.
+    and its void declarations are left out unless they choose between readings. ``fresh``: the caller knows of no
+    judgement of the move (a listing of cards its memo has not seen), so the memo is not looked up, only filled.
 
     Judgements are memoised per ruleset under ``judged_key``: the hand only decides whether the cards are held
     and how many are left after the play, which are checked or filled in here."""
@@ -226,11 +227,11 @@ def judge_play(state: State, move: Move, with_effects: bool = True, probe: bool 
     rs = state.rules
     key = (judged_key(state, seat), cards, move.as_map, move.declare, move.decline, with_effects)
     memo = rs.memo
-    hit = memo.get(key)
+    hit = None if fresh else memo.get(key)
     effects_missing = False
     if hit is None:
         # legal_moves judged this play for legality only: its reading stands, only the effects are missing
-        hit = memo.get(key[:-1] + (False,)) if with_effects else None
+        hit = memo.get(key[:-1] + (False,)) if with_effects and not fresh else None
         if hit is None:
             plan = _judge(state, move, with_effects, probe)
             if not probe:
