@@ -90,7 +90,6 @@ def _play_moves(st: State, seat: int, noted: bool = False):
     """Every legal play of ``seat`` as a Move. Outside table mode (unknown cards), what a
     candidate set yields depends only on the judged part of the state (play.judged_key), so it is memoised. With
     ``noted`` (the caller annotates them), a listing judged afresh keeps the annotations it can make at once."""
-    global _beat
     rules = st.rules
     p = st.players[seat]
     unknown = p.unknown
@@ -103,13 +102,13 @@ def _play_moves(st: State, seat: int, noted: bool = False):
         attach = joined_candidates(st, possible) if rules.extra_hooks else NO_SETS
         # Beat reads only judged parts of the state (the field, the order) and the rules: the seats after a play
         # ask under one key
-        last = _beat
+        last = _LAST_BEAT.beat
         if jkey is not None and last[0] is rules and last[1] == jkey:
             beat = last[2]
         else:
             beat = Beat(st)
             if jkey is not None:
-                _beat = (rules, jkey, beat)
+                _LAST_BEAT.beat = (rules, jkey, beat)
     memo = rules.moves_memo
     required = 0
     if st.first_play:  # the required cards are read only then (as judged_key reads them)
@@ -130,7 +129,7 @@ def _play_moves(st: State, seat: int, noted: bool = False):
             continue
         if mask & required != required:
             continue  # the judge would reject it (a rule's legality hook): not worth judging
-        attached = boxed in attach
+        attached = boxed in attach if attach else False
         if jkey is None:
             listed = _listed(st, seat, mask, attached, noted)
         else:
@@ -149,7 +148,19 @@ def _play_moves(st: State, seat: int, noted: bool = False):
 
 
 NO_SETS: Final[frozenset] = frozenset()
-_beat: tuple = (None, None, None)  # (rules, judged key, Beat) of the last listing on a field
+
+
+class _LastBeat:
+    """(rules, judged key, Beat) of the last listing on a field: one tuple, replaced whole, in a native object
+    (compiled code writes a module global into the module's dictionary)."""
+    __slots__ = ("beat",)
+    beat: tuple
+
+    def __init__(self) -> None:
+        self.beat = (None, None, None)
+
+
+_LAST_BEAT: Final = _LastBeat()
 
 
 def _listed(st: State, seat: int, mask: int, attached: bool, noted: bool = False, fresh: bool = False) -> tuple:

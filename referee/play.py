@@ -52,17 +52,34 @@ def _declared(rule_id: str, declared: frozenset, state: State) -> bool:
     return alias is not None and alias in declared and ALIASES[alias].alias_applies(state)
 
 
-# The after_play hooks read the state, the seat, the reading, the special play and the declines, never the
-# declarations: within one state their answers are kept, so the variants legal_moves judges share them.
-_raw_memo: tuple[object, dict[tuple, tuple]] = (None, {})
+class _Recent:
+    """What is remembered of the last state asked, by identity. Each entry is one tuple, replaced whole (a thread
+    reads a consistent one); they are held by a native object because compiled code writes a module global into
+    the module's dictionary.
+
+    ``raw``: (state, {(seat, reading, special play, declines): effects}). The after_play hooks read the state, the
+    seat, the reading, the special play and the declines, never the declarations: within one state their answers
+    are kept, so the variants legal_moves judges share them. ``key``: (state, seat, judged_key)."""
+    __slots__ = ("raw", "key")
+    raw: tuple
+    key: tuple
+
+    def __init__(self) -> None:
+        self.raw = NO_RAW
+        self.key = NO_KEY
+
+
+NO_RAW: Final[tuple] = (None, {})  # its dict stays empty: no state is None
+NO_KEY: Final[tuple] = (None, None, None)
+_RECENT: Final = _Recent()
 
 
 def _raw_effects(ctx: PlayContext) -> tuple:
-    global _raw_memo
-    st, memo = _raw_memo
+    recent = _RECENT
+    st, memo = recent.raw
     if st is not ctx.state:
         memo = {}
-        _raw_memo = (ctx.state, memo)
+        recent.raw = (ctx.state, memo)
     key = (ctx.seat, ctx.reading, ctx.special, ctx.declined)
     raw = memo.get(key)
     if raw is None:
@@ -162,8 +179,8 @@ def judged_key(state: State, seat: int) -> int:
     reads the holder: ``required_cards`` says what it reads). Rule hooks read nothing else:
     tests/engine/test_judged_memo.py checks the claim. The key is a number standing for those parts
     (``memo.interned``): memo keys hash it at once, and hold no copy of the parts per state."""
-    global _last_key
-    last = _last_key
+    recent = _RECENT
+    last = recent.key
     if last[0] is state and (last[1] == seat or not state.first_play):
         return last[2]  # listing the moves and applying one both ask (states are immutable)
     f = state.field
@@ -175,11 +192,8 @@ def judged_key(state: State, seat: int) -> int:
             required |= module.required_cards(state, seat, params)
         key += (required,)
     number = interned(key)
-    _last_key = (state, seat, number)
+    recent.key = (state, seat, number)
     return number
-
-
-_last_key: tuple = (None, None, None)
 
 
 def _key_fields(s: State) -> tuple:
@@ -190,21 +204,21 @@ def _key_fields(s: State) -> tuple:
 def carry_key(old: State, new: State) -> State:
     """``new``, which has ``old``'s judged key (a pass that does not flush changes none of the key's parts: it
     writes the turn, the passes and who sat out): the key is not built and hashed again for it."""
-    global _last_key
-    last = _last_key
+    recent = _RECENT
+    last = recent.key
     if last[0] is old:
-        _last_key = (new, last[1], last[2])
+        recent.key = (new, last[1], last[2])
     return new
 
 
 def forget(state: State, key_holds: bool = False) -> None:
     """``state`` was changed in place (core.Game): what is remembered of it by identity goes, its judged key too
     unless ``key_holds`` (none of the key's parts changed: a pass that does not flush, as in ``carry_key``)."""
-    global _last_key, _raw_memo
-    if _raw_memo[0] is state:
-        _raw_memo = (None, {})
-    if not key_holds and _last_key[0] is state:
-        _last_key = (None, None, None)
+    recent = _RECENT
+    if recent.raw[0] is state:
+        recent.raw = NO_RAW
+    if not key_holds and recent.key[0] is state:
+        recent.key = NO_KEY
 
 
 def judge_play(state: State, move: Move, with_effects: bool = True, probe: bool = False, fresh: bool = False):
