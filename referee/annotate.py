@@ -17,6 +17,8 @@ never another hand: a seat may be shown the annotations of its moves.
 """
 from __future__ import annotations
 
+from typing import Final
+
 from .cards import cards_of, codes, parse_many
 from .decisions import cut_back_finish
 from .effects import named
@@ -78,6 +80,9 @@ class Note:
         return f"Note(effects={self.effects!r}, kinds={self.kinds!r}, forbidden_finish={self.forbidden_finish!r})"
 
 
+NOTHING: Final = (Note((), (), False), Note((), (), True))  # the notes of plays that fire nothing, shared
+
+
 def play_notes(st: State, seat: int, moves) -> list[Note | None]:
     """``play_note`` of each of ``seat``'s ``moves`` (None for a pass), the state's key made once."""
     jkey = judged_key(st, seat)
@@ -136,7 +141,10 @@ def note_listed(st: State, mv: Move, plan: Plan) -> None:
 
 def _note(plan: Plan) -> Note:
     effects = plan.effects
-    return Note(tuple(named(effects)), tuple(named(effects, kinds=True)), forbidden_reason(plan.ctx, effects) is not None)
+    forbidden = forbidden_reason(plan.ctx, effects) is not None
+    if not effects:
+        return NOTHING[forbidden]  # most plays fire nothing
+    return Note(tuple(named(effects)), tuple(named(effects, kinds=True)), forbidden)
 
 
 def play_annotation(st: State, mv: Move) -> dict:

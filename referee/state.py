@@ -21,19 +21,21 @@ new_tuple: Final = tuple.__new__
 class Player:
     """One seat. Immutable by convention (a change makes a new one); compiled, a native class read field by
     field, where a named tuple's fields are looked up by name."""
-    __slots__ = ("seat", "name", "hand", "place", "unknown")
+    __slots__ = ("seat", "name", "hand", "place", "unknown", "_left")
     seat: int
     name: str
     hand: int                     # bitmask of the cards known to be in the hand
     place: int | None             # 1 = first to finish in this deal
     unknown: int                  # cards in the hand the referee has not seen (table mode)
+    _left: int                    # cards in the hand (``left``, read many times per play: counted once)
 
     def __init__(self, seat: int, name: str, hand: int, place: int | None = None, unknown: int = 0) -> None:
         self.seat, self.name, self.hand, self.place, self.unknown = seat, name, hand, place, unknown
+        self._left = count(hand) + unknown
 
     @property
     def left(self) -> int:
-        return count(self.hand) + self.unknown
+        return self._left
 
     def fields(self) -> tuple:
         return self.seat, self.name, self.hand, self.place, self.unknown
