@@ -23,6 +23,11 @@ from referee.cards import JOKER1, NORMAL_MASK, count, parse_many
 from .cards import TOP, is_joker, rank, strength
 from .observer import Decision, Turn
 
+try:
+    from mypy_extensions import i64  # a native 64-bit int, compiled (mypyc); a plain int otherwise
+except ImportError:  # installed without mypy (pure Python)
+    i64 = int  # type: ignore[misc, assignment]
+
 WANTED: Final = {"give", "discard", "cut", "lock", "rank_lock"}  # effect kinds worth declaring (gekifugo)
 
 
@@ -111,16 +116,24 @@ def score(cards: int, kinds, forbidden_finish: bool, declares: bool, declines: b
     normals = cards & NORMAL_MASK
     jokers = _BITS[cards >> JOKER1 & 3]
     hand = h.cards
-    # the non-joker cards rank by rank (cheaper than any memo look-up): how many, the sum and the highest of
-    # their strengths, how many are top cards, in how many ranks, and in how many the hand keeps cards back
-    nat = total = tops = ranks = broken = 0
-    top = TOP
+    # the non-joker cards rank by rank (cheaper than any memo look-up; native 64-bit ints, compiled): how many,
+    # the sum and the highest of their strengths, how many are top cards, in how many ranks, and in how many the
+    # hand keeps cards back
+    nat: i64 = 0
+    total: i64 = 0
+    tops: i64 = 0
+    ranks: i64 = 0
+    broken: i64 = 0
+    top: i64 = TOP
     if normals:
         rev = h.rev
-        x, r = normals, 0
+        x: i64 = normals
+        held: i64 = hand
+        r: i64 = 0
         while x:
-            k = _BITS[x & 0xF]
-            if k:
+            bits = x & 0xF
+            if bits:
+                k = (bits & 1) + (bits >> 1 & 1) + (bits >> 2 & 1) + (bits >> 3)
                 s = 12 - r if rev else r  # the rank's strength (strength_of)
                 top = s if not nat or s > top else top
                 nat += k
@@ -128,7 +141,8 @@ def score(cards: int, kinds, forbidden_finish: bool, declares: bool, declines: b
                 if s >= 11:
                     tops += k
                 ranks += 1
-                if _BITS[hand >> 4 * r & 0xF] > k:
+                kept = held >> 4 * r & 0xF
+                if (kept & 1) + (kept >> 1 & 1) + (kept >> 2 & 1) + (kept >> 3) > k:
                     broken += 1
             x >>= 4
             r += 1
@@ -140,16 +154,16 @@ def score(cards: int, kinds, forbidden_finish: bool, declares: bool, declines: b
     lead = h.lead
     score: float
     if lead:
-        score = total / (nat or 1)
-        score -= 2.5 * (n - 1)
+        score = float(total) / float(nat or 1)  # exact ints: as total / nat
+        score -= 2.5 * float(n - 1)
     else:
         score = float(top)
-        score -= 0.5 * (n - 1)
+        score -= 0.5 * float(n - 1)
     # jokers and top cards are for winning tricks that matter
     small = h.count - n <= 2 or h.danger
     score += jokers * (3 if small else 9)
     if not small:
-        score += 2.5 * tops
+        score += 2.5 * float(tops)
     # do not break up groups
     if broken and ranks == 1:
         score += 2.5
