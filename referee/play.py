@@ -59,7 +59,7 @@ class _Recent:
 
     ``raw``: (state, {(seat, reading, special play, declines): effects}). The after_play hooks read the state, the
     seat, the reading, the special play and the declines, never the declarations: within one state their answers
-    are kept, so the variants legal_moves judges share them. ``key``: (state, seat, judged_key)."""
+    are kept, so the variants legal_moves judges with declarations share them. ``key``: (state, seat, judged_key)."""
     __slots__ = ("raw", "key")
     raw: tuple
     key: tuple
@@ -75,6 +75,8 @@ _RECENT: Final = _Recent()
 
 
 def _raw_effects(ctx: PlayContext) -> tuple:
+    if not ctx.state.rules.declarations:
+        return _fired(ctx)  # without declarations a state judges each play variant once: nothing to share
     recent = _RECENT
     st, memo = recent.raw
     if st is not ctx.state:
