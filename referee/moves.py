@@ -16,7 +16,7 @@ class Move:
     """A parsed move: built for every listed play and proposal, read on every judgement. Immutable by convention
     (nobody writes one after it is built: listings share them); compiled, a native class, built by a direct call
     and read field by field."""
-    __slots__ = ("seat", "action", "cards", "as_map", "declare", "decline", "rank", "count", "noted")
+    __slots__ = ("seat", "action", "cards", "as_map", "declare", "decline", "rank", "count", "noted", "judged")
     seat: int
     action: str
     cards: int
@@ -28,12 +28,15 @@ class Move:
     # (ruleset, judged key, annotation) once annotate has worked out the move's annotation under that key: a cache
     # of a function of the move and the key (a listed move is listed under one key only), not part of the move
     noted: tuple | None
+    # (ruleset, judged key, with effects, judgement) when a listing judged the move there (play.judge_play)
+    judged: tuple | None
 
     def __init__(self, seat: int, action: str, cards: int = 0, as_map: tuple = (), declare: frozenset = frozenset(),
                  decline: frozenset = frozenset(), rank: int | None = None, count: int | None = None) -> None:
         self.seat, self.action, self.cards, self.as_map = seat, action, cards, as_map
         self.declare, self.decline, self.rank, self.count = declare, decline, rank, count
         self.noted = None
+        self.judged = None
 
     def play(self) -> tuple:
         """Everything but the seat (what judging a play reads of the move besides who makes it)."""
@@ -52,7 +55,7 @@ class Move:
     def for_seat(self, seat: int) -> "Move":
         """The same move by ``seat``."""
         move = Move(seat, self.action, self.cards, self.as_map, self.declare, self.decline, self.rank, self.count)
-        move.noted = self.noted  # the annotation does not depend on the seat
+        move.noted, move.judged = self.noted, self.judged  # neither depends on the seat
         return move
 
     def to_json(self) -> dict:

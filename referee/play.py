@@ -223,6 +223,9 @@ def forget(state: State, key_holds: bool = False) -> None:
         recent.key = NO_KEY
 
 
+NOT_JUDGED: Final = (None, None, False, None)  # Move.judged of a move no listing judged
+
+
 def judge_play(state: State, move: Move, with_effects: bool = True, probe: bool = False, fresh: bool = False):
     """A Plan for a legal play, or a Rejection. Without ``with_effects`` (only legality wanted) the plan's
     effects are left empty unless declarations decide the reading. A ``probe`` asks only which effects fire
@@ -241,20 +244,33 @@ def judge_play(state: State, move: Move, with_effects: bool = True, probe: bool 
         if missing:
             return not_held(state, seat, missing)
     rs = state.rules
-    key = (judged_key(state, seat), cards, move.as_map, move.declare, move.decline, with_effects)
-    memo = rs.memo
-    hit = None if fresh else memo.get(key)
+    jkey = judged_key(state, seat)
     effects_missing = False
-    if hit is None:
-        # legal_moves judged this play for legality only: its reading stands, only the effects are missing
-        hit = memo.get(key[:-1] + (False,)) if with_effects and not fresh else None
+    judged: tuple = move.judged or NOT_JUDGED
+    kept = judged[1] == jkey and judged[0] is rs
+    if kept:
+        hit = judged[3]  # the listing's judgement, kept on the move
+        effects_missing = with_effects and not judged[2]  # listed for legality only
+    else:
+        key = (jkey, cards, move.as_map, move.declare, move.decline, with_effects)
+        memo = rs.memo
+        hit = None if fresh else memo.get(key)
         if hit is None:
-            plan = _judge(state, move, with_effects, probe)
-            if not probe:
-                remember(memo, key, plan if isinstance(plan, Rejection) else (
-                    plan.ctx.reading, plan.ctx.special, plan.field_reading, plan.effects, plan.void))
-            return plan
-        effects_missing = True
+            # legal_moves judged this play for legality only: its reading stands, only the effects are missing
+            hit = memo.get(key[:-1] + (False,)) if with_effects and not fresh else None
+            if hit is None:
+                plan = _judge(state, move, with_effects, probe)
+                if not probe:
+                    value = plan if isinstance(plan, Rejection) else (
+                        plan.ctx.reading, plan.ctx.special, plan.field_reading, plan.effects, plan.void)
+                    if fresh and not rs.declarations:
+                        # a listing's move is judged again by whoever makes it (apply, advance): it keeps the
+                        # judgement; the memo is for the moves proposed again by value
+                        move.judged = (rs, jkey, with_effects, value)
+                    else:
+                        remember(memo, key, value)
+                return plan
+            effects_missing = True
     if isinstance(hit, Rejection):
         return hit
     reading, special, field_reading, effects, void = hit
@@ -263,7 +279,11 @@ def judge_play(state: State, move: Move, with_effects: bool = True, probe: bool 
                       move.decline, special, count(p.hand) + p.unknown - count(cards), move.as_map)
     if effects_missing:
         effects, void = _effects(ctx)
-        remember(memo, key, (reading, special, field_reading, effects, void))
+        value = (reading, special, field_reading, effects, void)
+        if kept:
+            move.judged = (rs, jkey, True, value)
+        else:
+            remember(rs.memo, (jkey, cards, move.as_map, move.declare, move.decline, True), value)
     return Plan(ctx, field_reading, effects, void, False)
 
 
