@@ -28,8 +28,8 @@ def _strength(code: str, reversed_order: bool) -> int:
 
 # both read once per card code: the playouts of the mc bot score every legal move of every ply with them
 _CODES = cards.codes(cards.deck(2))
-_RANKS = {c: _rank(c) for c in _CODES}
-_STRENGTHS = {(c, rev): _strength(c, rev) for c in _CODES for rev in (False, True)}
+_RANKS: Final = {c: _rank(c) for c in _CODES}
+_STRENGTHS: Final = tuple({c: _strength(c, rev) for c in _CODES} for rev in (False, True))  # by order, by code
 
 
 def rank(code: str) -> int:
@@ -40,7 +40,7 @@ def rank(code: str) -> int:
 
 def strength(code: str, reversed_order: bool) -> int:
     """0 (weakest) … 12 (strongest rank) in the order given (the engine's ``state.strength``); jokers 13."""
-    s = _STRENGTHS.get((code, reversed_order))
+    s = _STRENGTHS[1 if reversed_order else 0].get(code)
     return _strength(code, reversed_order) if s is None else s
 
 

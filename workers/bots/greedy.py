@@ -288,7 +288,7 @@ def _cost(cards: list[str], ctx: Context, rev: bool, exchange: bool, values: dic
         if v is None:
             v = values[c] = card_value(c, rev, ctx.ranks)
         value += v
-    if not exchange and ctx.last_forbidden:
+    if not exchange and ctx.last_forbidden and len(ctx.hand) - len(cards) <= 4:  # else more than 4 are left
         rest = [c for c in ctx.hand if c not in cards]
         if rest and len(rest) <= 4:
             # keep a hand that can still go out legally: rid it of the cards that cannot finish

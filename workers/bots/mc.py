@@ -19,7 +19,7 @@ import random
 import time
 from time import perf_counter
 
-from referee import apply, legal_moves, state_from_json
+from referee import annotate, apply, legal_moves, state_from_json
 from referee.cards import parse_many
 from referee.core import Game
 from referee.flow import place_final
@@ -56,14 +56,16 @@ def playout(root: State, seat: int, seed: int, deadline: float | None = None) ->
         last = st.left(s) <= NEAR_THE_END
         move: object
         if st.pending:
-            legal = legal_moves(st, s, annotated=True)
+            legal = legal_moves(st, s)
             if len(legal) == 1 and "choose" not in legal[0]:
                 move = legal[0]
             elif any(m["action"] == "play" for m in legal):  # the next leader in a cut-back window
                 if rng is None:
                     rng = random.Random(seed)
-                move = ask(greedy.choose, st, s, rng, legal=legal, last=last, annotated=True, lazy=True)
+                move = ask(greedy.choose, st, s, rng, legal=legal, last=last, lazy=True)
             else:  # greedy.choose's decision, from the engine state's facts (no seat view built)
+                if any(m["action"] == "cut_back" for m in legal):
+                    legal = annotate(st, legal)  # whether cutting back would be a forbidden finish
                 seen = decision(st, s, last)
                 move = greedy.decide(greedy.of_decision(seen), legal, seen.exchange)
         else:  # playing or passing: greedy's choice on the engine's own moves, no JSON built

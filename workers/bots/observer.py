@@ -39,10 +39,12 @@ def ask(bot, st, seat: int, rng, history=None, legal: list[dict] | None = None, 
     return bot(seen.view, seen.legal, rng, history=history, forbidden_last=seen.forbidden_last)
 
 
-class Turn(NamedTuple):
+class Turn:
     """A seat's turn to play or pass as the mc playouts observe it: the facts of its seat view that scoring a play
     reads, and its legal moves as engine ``Move`` objects (``options``) with their annotations (``play_notes``;
-    None for a pass), in ``legal_moves`` order. Nothing here is hidden from the seat."""
+    None for a pass), in ``legal_moves`` order. Nothing here is hidden from the seat. (A plain class with slots:
+    compiled, built by a direct call, where a named tuple's is a call through the interpreter.)"""
+    __slots__ = ("cards", "reversed", "lead", "others", "forbidden_last", "moves", "notes")
     cards: int                   # the seat's hand (bitmask)
     reversed: bool               # the view's order is "reversed"
     lead: bool                   # the field is empty
@@ -51,6 +53,11 @@ class Turn(NamedTuple):
     moves: list[Move]
     notes: list[Note | None]
 
+    def __init__(self, cards: int, reversed: bool, lead: bool, others: list[int], forbidden_last: int,
+                 moves: list[Move], notes: list[Note | None]) -> None:
+        self.cards, self.reversed, self.lead, self.others = cards, reversed, lead, others
+        self.forbidden_last, self.moves, self.notes = forbidden_last, moves, notes
+
 
 def turn(st: State, seat: int, last: bool = True, moves: list | None = None) -> Turn:
     """``seat``'s turn to play or pass (no decision pending): what ``observe`` shows, without building JSON;
@@ -58,8 +65,8 @@ def turn(st: State, seat: int, last: bool = True, moves: list | None = None) -> 
     moves = options(st, seat, noted=True) if moves is None else moves
     notes = play_notes(st, seat, moves)
     others = [p.left for p in st.players if p.seat != seat and p.place is None]
-    return new_tuple(Turn, (st.players[seat].hand, st.reversed, st.field is None, others,
-                            forbidden_last_mask(st, seat) if last else 0, moves, notes))
+    return Turn(st.players[seat].hand, st.reversed, st.field is None, others,
+                forbidden_last_mask(st, seat) if last else 0, moves, notes)
 
 
 class Decision(NamedTuple):
