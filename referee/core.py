@@ -2,9 +2,8 @@
 
 ``apply`` and ``advance`` never change a State: each move copies it. A playout owns its game and needs no history,
 so ``Game`` holds a private State and writes the commonest moves into it in place: a pass that ends no deal
-(``flow.pass_changes``) and a legal play (``engine.write_plain`` for a play with no effects that leaves cards in
-the hand, written straight into the State as ``apply`` writes it into its copy; else ``engine.play_changes``, and
-what it leaves to do ``engine.proceed`` does on a copy). Decisions, a pass that ends the deal, and every proposal
+(``flow.pass_changes``) and a legal play (``engine.write_play``, written straight into the State as ``apply``
+writes it into its copy; what it leaves to do, ``engine.proceed`` does on a copy). Decisions, a pass that ends the deal, and every proposal
 the engine would reject go through ``engine.advance`` as they are, so the rules are the engine's own and nothing
 is judged twice differently: ``tests/engine/test_core_game.py`` checks that a game played in place passes through
 the very states ``advance`` gives. The state is a State all along, so ``options``, ``actors`` and the observer
@@ -65,15 +64,11 @@ class Game:
             elif move.action == "play":
                 plan = judge_play(st, move)
                 if not isinstance(plan, Rejection):
-                    if engine.plain(plan):
-                        forget(st)
-                        engine.write_plain(st, st, plan)
-                        st.seq += 1
-                        return None
-                    changes = engine.play_changes(st, plan)
-                    self._write(changes, key_holds=False)
-                    if changes["turn"] is None:
-                        self.live = engine.proceed(self.live, engine.UNLOGGED)
+                    forget(st)
+                    done = engine.write_play(st, st, plan)
+                    st.seq += 1
+                    if not done:
+                        self.live = engine.proceed(st, engine.UNLOGGED)
                     return None
         new = engine.advance(st, move)
         if isinstance(new, Verdict):

@@ -12,7 +12,7 @@ from .errors import InputError
 from .moves import Move, listed, move_json, parse_move
 from .play import Plan, carry_key, joins_field, judge_play
 from .rules.base import Rejection
-from .resolution import resolve, written
+from .resolution import resolve, write
 from .state import Field, State, copied, replace
 from .verdict import Verdict, reject, verdict_json
 
@@ -73,38 +73,23 @@ def _played(st: State, plan: Plan) -> tuple:
             st.trick_plays + 1, False, 0)
 
 
-def plain(plan: Plan) -> bool:
-    """A play with no effects that leaves cards in the hand: it only moves the turn on (``write_plain``)."""
-    return not plan.effects and plan.ctx.left_after != 0
-
-
-def write_plain(st: State, new: State, plan: Plan) -> None:
-    """Write a ``plain`` play of ``st`` onto ``new``, a copy of ``st`` or ``st`` itself (core.Game): everything is
-    read before anything is written."""
-    turn = flow.next_in_turn(st, plan.ctx.seat, st.direction)
-    new.players, new.field, new.beneath, new.trick_plays, new.first_play, new.idle = _played(st, plan)
-    new.turn = turn
-
-
-def play_changes(st: State, plan: Plan) -> dict:
-    """The changes a legal play writes: its cards, its effects folded and, when it leaves nothing to decide, cut,
-    skip or finish, the next turn (who may take it changes only with the direction); else ``turn`` None and
-    ``after`` says what is left (``proceed``)."""
+def write_play(st: State, new: State, plan: Plan) -> bool:
+    """Write the legal play ``plan`` of ``st`` onto ``new``, a copy of ``st`` or ``st`` itself (core.Game: all is
+    read before anything is written): its cards, its effects folded and, when it leaves nothing to decide, cut,
+    skip or finish, the next turn (who may take it changes only with the direction): True. Else ``turn`` is None
+    and ``after`` says what is left (``proceed``): False."""
     ctx = plan.ctx
-    players, field, beneath, trick_plays, first_play, idle = _played(st, plan)
-    changes = {"players": players, "field": field, "beneath": beneath, "trick_plays": trick_plays,
-               "first_play": first_play, "idle": idle}
-    direction = st.direction
+    played = _played(st, plan)
     went_out = ((ctx.seat, flow.forbidden_reason(ctx, plan.effects)),) if ctx.left_after == 0 else ()
-    if plan.effects or went_out:
-        # the effects fold on the state the play was judged at: folds read only the order and who is still playing
-        changes.update(written(st, resolve(st, ctx, plan.effects), went_out))
-        if changes["after"] is not None:
-            changes["turn"] = None
-            return changes
-        direction = changes["direction"]
-    changes["turn"] = flow.next_in_turn(st, ctx.seat, direction)
-    return changes
+    # the effects fold on the state the play was judged at: folds read only the order and who is still playing
+    res = resolve(st, ctx, plan.effects) if plan.effects or went_out else None
+    turn = flow.next_in_turn(st, ctx.seat, st.direction if res is None else res.direction)
+    new.players, new.field, new.beneath, new.trick_plays, new.first_play, new.idle = played
+    if res is not None and write(new, st, res, went_out) is not None:
+        new.turn = None
+        return False
+    new.turn = turn
+    return True
 
 
 def _play(st: State, plan: Plan, log):
@@ -112,13 +97,8 @@ def _play(st: State, plan: Plan, log):
     if log is not UNLOGGED:
         log.append({"kind": "play", "seat": ctx.seat, "cards": codes(ctx.reading.mask),
                     "shape": plan.field_reading.shape, "as": ctx.reading.as_map()})
-    if plain(plan):
-        new = st.clone()
-        write_plain(st, new, plan)
-        return new
-    changes = play_changes(st, plan)
-    st = copied(st, changes)
-    return st if changes["turn"] is not None else proceed(st, log)
+    new = st.clone()
+    return new if write_play(st, new, plan) else proceed(new, log)
 
 
 def _pass(st: State, seat: int, log):

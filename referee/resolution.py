@@ -51,18 +51,20 @@ def resolve(st: State, ctx: PlayContext, effects) -> Resolution:
     return res
 
 
-def written(st: State, res: Resolution, went_out: tuple) -> dict:
-    """The changes that write the resolution onto ``st``, the play's remaining steps in ``after`` (None when the
-    turn just moves on to the next seat)."""
+def write(new: State, st: State, res: Resolution, went_out: tuple) -> After | None:
+    """Write the resolution of a play of ``st`` onto ``new``, a copy of ``st`` or ``st`` itself (core.Game: the
+    folds have read it already). Returns the play's remaining steps, ``after`` (None when the turn just moves on
+    to the next seat)."""
     queue = tuple(res.queue)
-    # nothing to decide, cut, skip or finish: the turn just moves on (``after`` None; engine._play moves it)
+    # nothing to decide, cut, skip or finish: the turn just moves on (``after`` None; engine.write_play moves it)
     after = new_tuple(After, (res.ctx.seat, res.cut, res.skip, went_out, False, res.ctx.reading.n)) \
         if queue or went_out or res.cut is not None or res.skip else None
-    changes = {"rank_lock": res.rank_lock, "jack_back": res.jack_back, "direction": res.direction,
-               "trick_reversed": res.trick, "pending": queue, "after": after}
+    new.rank_lock, new.jack_back, new.direction, new.trick_reversed = res.rank_lock, res.jack_back, res.direction, \
+        res.trick
+    new.pending, new.after = queue, after
     if res.revolution:
-        changes["revolution"] = not st.revolution
-        changes["revolution_min"] = res.revolution_min
+        new.revolution = not st.revolution
+        new.revolution_min = res.revolution_min
     if res.lock is not None:
-        changes["lock_suits"], changes["lock_kind"] = res.lock
-    return changes
+        new.lock_suits, new.lock_kind = res.lock
+    return after

@@ -1,6 +1,6 @@
 """The merge rules of effects that meet on one play (referee/effects.py ``fold``, referee/resolution.py)."""
 from referee.effects import ClearLocks, Cut, Lock, RankLock, Reverse, Revolution, Skip, Unlock
-from referee.resolution import resolve, written
+from referee.resolution import resolve, write
 from referee.rules.base import PlayContext
 from referee.shapes import readings
 
@@ -15,8 +15,9 @@ def _resolved(effects, **state):
     reading = readings(0b1111 << 4, frozenset())[0]
     ctx = PlayContext(st, 0, reading, None, st.reversed, frozenset(), frozenset(), None, 0)
     res = resolve(st, ctx, effects)
-    from referee.state import replace
-    return res, replace(st, **written(st, res, ()))
+    new = st.clone()
+    write(new, st, res, ())
+    return res, new
 
 
 def test_several_revolutions_turn_the_order_once_and_the_highest_threshold_holds():
