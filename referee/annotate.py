@@ -93,12 +93,14 @@ def play_notes(st: State, seat: int, moves) -> list[Note | None]:
         if mv.action == "pass":
             out.append(None)
             continue
-        noted = mv.noted
-        if noted is not None and noted[1] == jkey and noted[0] is rules:
-            out.append(noted[2])
-        else:
-            out.append(_noted(st, mv, jkey))
+        out.append(_kept(mv, rules, jkey) or _noted(st, mv, jkey))
     return out
+
+
+def _kept(mv: Move, rules, jkey: int) -> Note | None:
+    """The annotation a listing kept on ``mv`` under these rules and judged key, if any."""
+    noted = mv.noted
+    return noted[2] if noted is not None and noted[1] == jkey and noted[0] is rules else None
 
 
 def _note_key(jkey: int, mv: Move) -> tuple:
@@ -114,10 +116,7 @@ def play_note(st: State, mv: Move) -> Note:
     on the same field are annotated alike). It is also kept on the Move (``Move.noted``): a listed move is
     annotated once however often it is listed."""
     jkey = judged_key(st, mv.seat)
-    noted = mv.noted
-    if noted is not None and noted[1] == jkey and noted[0] is st.rules:
-        return noted[2]
-    return _noted(st, mv, jkey)
+    return _kept(mv, st.rules, jkey) or _noted(st, mv, jkey)
 
 
 def _noted(st: State, mv: Move, jkey: int) -> Note:

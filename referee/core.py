@@ -2,7 +2,7 @@
 
 ``apply`` and ``advance`` never change a State: each move copies it. A playout owns its game and needs no history,
 so ``Game`` holds a private State and writes the commonest moves into it in place: a pass that ends no deal
-(``flow.pass_changes``) and a legal play (``engine.write_play``, written straight into the State as ``apply``
+(``flow.quiet_pass``, else ``flow.trick_end``) and a legal play (``engine.write_play``, written straight into the State as ``apply``
 writes it into its copy; what it leaves to do, ``engine.proceed`` does on a copy). Decisions, a pass that ends the deal, and every proposal
 the engine would reject go through ``engine.advance`` as they are, so the rules are the engine's own and nothing
 is judged twice differently: ``tests/engine/test_core_game.py`` checks that a game played in place passes through
@@ -52,7 +52,7 @@ class Game:
                 # a pass that ends the deal (pass_abort) is left to the engine
                 if flow.ended_by_pass(st, idle, engine.UNLOGGED) is None:
                     quiet = flow.quiet_pass(st, move.seat)
-                    if quiet is not None:  # flow.pass_changes: the trick goes on, the judged key holds
+                    if quiet is not None:  # the trick goes on: the judged key holds
                         forget(st, True)
                         st.turn, st.passed = quiet
                         st.idle = idle

@@ -117,18 +117,10 @@ def ended_by_pass(st: State, idle: int, log):
     return None
 
 
-def pass_changes(st: State, passer: int, idle: int, log) -> dict:
-    """The changes of a pass that the pass hooks let stand (``idle`` counts it): the turn moves on, or the trick
-    ends and its owner leads (under pass_until_flush, when nobody played since the lead, the seat after the
-    last passer leads again)."""
-    quiet = quiet_pass(st, passer)
-    if quiet is not None:
-        return {"turn": quiet[0], "passed": quiet[1], "idle": idle}
-    return trick_end(st, passer, idle, log)
-
-
 def trick_end(st: State, passer: int, idle: int, log) -> dict:
-    """The changes of a pass that ends the trick (``quiet_pass`` None)."""
+    """The changes of a pass that the pass hooks let stand (``idle`` counts it) and that ends the trick
+    (``quiet_pass`` None): its owner leads (under pass_until_flush, when nobody played since the lead, the seat
+    after the last passer leads again)."""
     if st.field is None:
         return leading(st, st.next_active(passer), {"idle": idle})
     return leading_after_flush(st, st.field.seat, log, {"idle": idle})
