@@ -17,7 +17,7 @@ never another hand: a seat may be shown the annotations of its moves.
 """
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from .cards import cards_of, codes, parse_many
 from .decisions import cut_back_finish
@@ -27,9 +27,13 @@ from .errors import InputError
 from .flow import flush, forbidden_reason
 from .moves import Move, parse_move
 from .memo import remember
-from .play import Plan, judge_play, judged_key
+from .play import Plan, judge_play
 from .rules.base import Rejection
 from .state import State, replace
+from .view import Table, table_of
+
+if TYPE_CHECKING:
+    from .ruleset import Ruleset
 
 
 def nothing() -> dict:
@@ -84,63 +88,47 @@ NOTHING: Final = (Note((), (), False), Note((), (), True))  # the notes of plays
 
 
 def play_notes(st: State, seat: int, moves) -> list[Note | None]:
-    """``play_note`` of each of ``seat``'s ``moves`` (None for a pass), the state's key made once."""
-    jkey = judged_key(st, seat)
-    rules = st.rules
+    """``play_note`` of each of ``seat``'s ``moves`` (None for a pass), the seat's Table made once."""
+    table = table_of(st, seat)
     out: list[Note | None] = []
     for m in moves:
         mv: Move = m  # typed: its fields are read natively
-        if mv.action == "pass":
-            out.append(None)
-            continue
-        out.append(_kept(mv, rules, jkey) or _noted(st, mv, jkey))
+        out.append(None if mv.action == "pass" else _noted(st, mv, table))
     return out
 
 
-def _kept(mv: Move, rules, jkey: int) -> Note | None:
-    """The annotation a listing kept on ``mv`` under these rules and judged key, if any."""
-    noted = mv.noted
-    return noted[2] if noted is not None and noted[1] == jkey and noted[0] is rules else None
-
-
-def _note_key(jkey: int, mv: Move) -> tuple:
-    """A note's memo key: the judged key and the move without its seat (its cards alone for a plain play)."""
-    if mv.as_map or mv.declare or mv.decline:
-        return jkey, mv.play()
-    return jkey, mv.cards
-
-
 def play_note(st: State, mv: Move) -> Note:
-    """The annotation of the legal play ``mv``, memoised with the plays listed under play.judged_key and the move
-    without its seat: as judge_play's judgement, it does not depend on the seat there (another seat's same cards
-    on the same field are annotated alike). It is also kept on the Move (``Move.noted``): a listed move is
-    annotated once however often it is listed."""
-    jkey = judged_key(st, mv.seat)
-    return _kept(mv, st.rules, jkey) or _noted(st, mv, jkey)
+    """The annotation of the legal play ``mv``. Like its judgement it is a function of the seat's Table and the
+    move without its seat (another seat's same cards on an equal table are annotated alike): memoised under those."""
+    return _noted(st, mv, table_of(st, mv.seat))
 
 
-def _noted(st: State, mv: Move, jkey: int) -> Note:
-    key = _note_key(jkey, mv)
+def _note_key(table: Table, mv: Move) -> tuple:
+    """A note's memo key: the table and the move without its seat (its cards alone for a plain play)."""
+    return (table, mv.play()) if mv.as_map or mv.declare or mv.decline else (table, mv.cards)
+
+
+def _noted(st: State, mv: Move, table: Table) -> Note:
+    key = _note_key(table, mv)
     memo = st.rules.moves_memo
     hit = memo.get(key)
     if hit is None:
         plan = judge_play(st, mv)
         if isinstance(plan, Rejection):
             raise InputError("bad_move", f"only legal moves are annotated: {plan.message}")
-        hit = remember(memo, key, _note(plan))
-    mv.noted = (st.rules, jkey, hit)
+        hit = remember(memo, key, _note(st.rules, plan))
     return hit
 
 
-def note_listed(st: State, mv: Move, plan: Plan) -> None:
-    """Keep the annotation of ``mv``, a play legal_moves lists, from ``plan``, its judgement just made there: on
-    the move, which the listing memo holds (whoever lists it again gets it annotated)."""
-    mv.noted = (st.rules, judged_key(st, mv.seat), _note(plan))
+def note_listed(rules: Ruleset, table: Table, mv: Move, plan: Plan) -> None:
+    """Memoise the annotation of ``mv``, a play legal_moves lists on ``table``, from ``plan``, its judgement with
+    effects just made there (whoever annotates it next finds it)."""
+    remember(rules.moves_memo, _note_key(table, mv), _note(rules, plan))
 
 
-def _note(plan: Plan) -> Note:
+def _note(rules: Ruleset, plan: Plan) -> Note:
     effects = plan.effects
-    forbidden = forbidden_reason(plan.ctx, effects) is not None
+    forbidden = forbidden_reason(rules, plan.view, effects) is not None
     if not effects:
         return NOTHING[forbidden]  # most plays fire nothing
     return Note(tuple(named(effects)), tuple(named(effects, kinds=True)), forbidden)
@@ -165,13 +153,13 @@ def forbidden_last_mask(st: State, seat: int) -> int:
     if not st.rules.finish_hooks:
         return 0
     memo = st.rules.moves_memo
-    key = judged_key(st, seat)
+    table = table_of(st, seat)
     lead = None
-    lead_key = memo.get(("lead", key))
-    if lead_key is None:
+    lead_table = memo.get(("lead", table))
+    if lead_table is None:
         lead = _lead(st, seat)
-        lead_key = remember(memo, ("lead", key), judged_key(lead, seat))
-    answers: list = memo.get(("last", lead_key)) or remember(memo, ("last", lead_key), [None] * 54)
+        lead_table = remember(memo, ("lead", table), table_of(lead, seat))
+    answers: list = memo.get(("last", lead_table)) or remember(memo, ("last", lead_table), [None] * 54)
     out = 0
     for c in cards_of(st.hand(seat)):
         forbidden = answers[c]
@@ -180,7 +168,7 @@ def forbidden_last_mask(st: State, seat: int) -> int:
                 lead = _lead(st, seat)
             plan = judge_play(lead, Move(seat, "play", 1 << c))
             forbidden = answers[c] = (not isinstance(plan, Rejection)
-                                      and forbidden_reason(plan.ctx, plan.effects) is not None)
+                                      and forbidden_reason(st.rules, plan.view, plan.effects) is not None)
         if forbidden:
             out |= 1 << c
     return out

@@ -14,7 +14,7 @@ from __future__ import annotations
 from . import engine, flow
 from .legal import options
 from .moves import Move
-from .play import forget, judge_play
+from .play import judge_play
 from .rules.base import Rejection
 from .state import State, put_field, replace
 from .verdict import Verdict
@@ -52,19 +52,17 @@ class Game:
                 # a pass that ends the deal (pass_abort) is left to the engine
                 if flow.ended_by_pass(st, idle, engine.UNLOGGED) is None:
                     quiet = flow.quiet_pass(st, move.seat)
-                    if quiet is not None:  # the trick goes on: the judged key holds
-                        forget(st, True)
+                    if quiet is not None:  # the trick goes on
                         st.turn, st.passed = quiet
                         st.idle = idle
                         st.seq += 1
                         return None
                     changes = flow.trick_end(st, move.seat, idle, engine.UNLOGGED)
-                    self._write(changes, key_holds="field" not in changes)  # a pass that flushes changes the key
+                    self._write(changes)
                     return None
             elif move.action == "play":
                 plan = judge_play(st, move)
                 if not isinstance(plan, Rejection):
-                    forget(st)
                     done = engine.write_play(st, st, plan)
                     st.seq += 1
                     if not done:
@@ -76,9 +74,8 @@ class Game:
         self.live = new  # a State this move made: nobody else holds it either
         return None
 
-    def _write(self, changes: dict, key_holds: bool) -> None:
+    def _write(self, changes: dict) -> None:
         st = self.live
-        forget(st, key_holds)
         changes["seq"] = st.seq + 1
         for name, value in changes.items():  # State is immutable to everyone else; this one is private
             put_field(st, name, value)

@@ -12,9 +12,10 @@ from .cards import JOKERS_MASK, NORMAL_MASK, cards_of, codes, count, rank_mask, 
 from .flow import forbidden_reason
 from .moves import Move
 from .play import not_held
-from .rules.base import PlayContext, Rejection
+from .rules.base import Rejection
 from .shapes import readings
 from .state import After, Field, Pending, State, copied, replace, strength
+from .view import PlayView, table_of
 
 VERBS: Final = {"give": "give", "discard": "discard", "take": "take", "request": "name a rank", "cut_back": "cut back"}
 
@@ -263,7 +264,7 @@ def _request(st: State, head, mv, log):
 def cut_back_finish(st: State, seat, cards, rule) -> str | None:
     """Why going out with a cut back (``rule``) of ``cards`` (jokers) would rank ``seat`` from the bottom, or None."""
     reading = readings(cards, frozenset())[0]
-    return forbidden_reason(PlayContext(st, seat, reading, None, st.reversed, frozenset(), frozenset(), rule, 0), ())
+    return forbidden_reason(st.rules, PlayView(table_of(st, seat), reading, rule), ())
 
 
 def _cut_back(st: State, mv, rule, log):

@@ -162,13 +162,13 @@ class BloodyMary(Counted):
     KIND: ClassVar[str] = "others_discard"
 
     def fold(self, res: Resolution) -> None:
-        st, seat = res.st, res.ctx.seat
+        st, seat = res.st, res.seat
         s = seat
         for _ in range(len(st.players) - 1):
             s = (s + res.direction) % len(st.players)
             if st.active(s):
                 res.queue.append(Pending(s, "discard", self.count, self.rule, strongest=True,
-                                         reversed=res.ctx.reversed))
+                                         reversed=res.reversed))
 
 
 class Resurrect(Effect):
@@ -177,8 +177,8 @@ class Resurrect(Effect):
     KIND: ClassVar[str] = "take"
 
     def fold(self, res: Resolution) -> None:
-        if res.ctx.left_after:
-            res.queue.append(Pending(res.ctx.seat, "take", 1, self.rule))
+        if res.left_after:
+            res.queue.append(Pending(res.seat, "take", 1, self.rule))
 
 
 class SevenPass(Counted):
@@ -187,9 +187,9 @@ class SevenPass(Counted):
     KIND: ClassVar[str] = "give"
 
     def fold(self, res: Resolution) -> None:
-        to = res.st.next_active(res.ctx.seat, res.direction)
+        to = res.st.next_active(res.seat, res.direction)
         if to is not None:
-            res.queue.append(Pending(res.ctx.seat, "give", self.count, self.rule, to=to))
+            res.queue.append(Pending(res.seat, "give", self.count, self.rule, to=to))
 
 
 class TenDiscard(Counted):
@@ -198,7 +198,7 @@ class TenDiscard(Counted):
     KIND: ClassVar[str] = "discard"
 
     def fold(self, res: Resolution) -> None:
-        res.queue.append(Pending(res.ctx.seat, "discard", self.count, self.rule))
+        res.queue.append(Pending(res.seat, "discard", self.count, self.rule))
 
 
 class Cut(Effect):

@@ -9,8 +9,8 @@ from .decisions import normalize
 from .cards import codes
 from .effects import named
 from .errors import InputError
-from .moves import Move, listed, move_json, parse_move
-from .play import Plan, carry_key, joins_field, judge_play
+from .moves import Move, move_json, parse_move
+from .play import Plan, joins_field, judge_play
 from .rules.base import Rejection
 from .resolution import resolve, write
 from .state import Field, State, copied, replace
@@ -64,12 +64,12 @@ def close_window(st: State, log):
 def _played(st: State, plan: Plan) -> tuple:
     """What every play writes (players, field, beneath, trick_plays, first_play, idle): its cards leave the hand
     for the field, whose cards go beneath."""
-    ctx = plan.ctx
+    view = plan.view
     field = st.field
     beneath = st.beneath
-    if field is not None and not joins_field(ctx.special):
+    if field is not None and not joins_field(view.special):
         beneath |= field.reading.mask
-    return (st.players_without(ctx.seat, ctx.reading.mask), Field(plan.field_reading, ctx.seat), beneath,
+    return (st.players_without(plan.seat, view.reading.mask), Field(plan.field_reading, plan.seat), beneath,
             st.trick_plays + 1, False, 0)
 
 
@@ -78,14 +78,13 @@ def write_play(st: State, new: State, plan: Plan) -> bool:
     read before anything is written): its cards, its effects folded and, when it leaves nothing to decide, cut,
     skip or finish, the next turn (who may take it changes only with the direction): True. Else ``turn`` is None
     and ``after`` says what is left (``proceed``): False."""
-    ctx = plan.ctx
     played = _played(st, plan)
-    went_out = ((ctx.seat, flow.forbidden_reason(ctx, plan.effects)),) if ctx.left_after == 0 else ()
+    went_out = ((plan.seat, flow.forbidden_reason(st.rules, plan.view, plan.effects)),) if plan.left_after == 0 else ()
     # the effects fold on the state the play was judged at: folds read only the order and who is still playing
-    res = resolve(st, ctx, plan.effects) if plan.effects or went_out else None
-    turn = flow.next_in_turn(st, ctx.seat, st.direction if res is None else res.direction)
+    res = resolve(st, plan) if plan.effects or went_out else None
+    turn = flow.next_in_turn(st, plan.seat, st.direction if res is None else res.direction)
     new.players, new.field, new.beneath, new.trick_plays, new.first_play, new.idle = played
-    if res is not None and write(new, st, res, went_out) is not None:
+    if res is not None and write(new, st, res, went_out, plan.view.reading.n) is not None:
         new.turn = None
         return False
     new.turn = turn
@@ -93,10 +92,10 @@ def write_play(st: State, new: State, plan: Plan) -> bool:
 
 
 def _play(st: State, plan: Plan, log):
-    ctx = plan.ctx
+    reading = plan.view.reading
     if log is not UNLOGGED:
-        log.append({"kind": "play", "seat": ctx.seat, "cards": codes(ctx.reading.mask),
-                    "shape": plan.field_reading.shape, "as": ctx.reading.as_map()})
+        log.append({"kind": "play", "seat": plan.seat, "cards": codes(reading.mask),
+                    "shape": plan.field_reading.shape, "as": reading.as_map()})
     new = st.clone()
     return new if write_play(st, new, plan) else proceed(new, log)
 
@@ -109,13 +108,9 @@ def _pass(st: State, seat: int, log):
     if ended is not None:
         return ended
     quiet = flow.quiet_pass(st, seat)
-    if quiet is not None:  # most passes: three fields written on a copy, the judged key unchanged
-        new = st.clone()
-        new.turn, new.passed, new.idle = quiet[0], quiet[1], idle
-        return carry_key(st, new)
-    changes = flow.trick_end(st, seat, idle, log)
-    new = copied(st, changes)
-    return new if "field" in changes else carry_key(st, new)
+    if quiet is not None:  # most passes: the trick goes on
+        return copied(st, {"turn": quiet[0], "passed": quiet[1], "idle": idle})
+    return copied(st, flow.trick_end(st, seat, idle, log))
 
 
 def _rejection(rej: Rejection) -> Verdict:
@@ -174,9 +169,7 @@ def _unchecked(st: State, mv) -> tuple:
 def _change(st: State, move, log) -> tuple[Move | None, Verdict | None, State, State, Any, Plan | None]:
     """(move, rejection or None, the state the move was judged at, new state without its seq, log, plan)."""
     try:
-        mv = move if type(move) is Move else listed(st, move) if type(move) is dict else None
-        if mv is None:
-            mv = parse_move(move)
+        mv = move if type(move) is Move else parse_move(move)
     except InputError as e:
         if e.code in CARD_ERRORS:
             return None, reject(e.code, e.message), st, st, [], None
@@ -228,7 +221,7 @@ def apply(st: State, move) -> tuple:
     finishers = st.rules.finishers
     extra = [x["rule"] for x in log if x.get("rule") and (x.get("kind") == "finish" or x["rule"] in finishers)]
     message, effects = _summary(mv.seat, mv, plan, extra)
-    verdict = Verdict(True, None, message, effects, plan.ctx.reading.as_map() if plan else {},
+    verdict = Verdict(True, None, message, effects, plan.view.reading.as_map() if plan else {},
                       plan.void if plan else (), None, _unchecked(st_at, mv))
     new = _numbered(new, st, st_at)
     event = {"seq": new.seq, "type": "move", "move": move_json(mv), "verdict": verdict_json(verdict),

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 from .state import After, State, copied, new_tuple
 
 if TYPE_CHECKING:
-    from .rules.base import PlayContext
+    from .ruleset import Ruleset
+    from .view import PlayView
 
 
 def flushed(st: State, log) -> dict:
@@ -158,12 +159,12 @@ def _free_places(st: State):
     return st.free_places()
 
 
-def forbidden_reason(ctx: PlayContext, effects) -> str | None:
-    """Why going out with the play of ``ctx`` (firing ``effects``) ranks the player from the bottom (the rules'
+def forbidden_reason(rules: Ruleset, view: PlayView, effects) -> str | None:
+    """Why going out with the play of ``view`` (firing ``effects``) ranks the player from the bottom (the rules'
     finish_verdict hooks), or None. The hooks read the play, never how many cards it leaves."""
     why = None
-    for finish_verdict, params in ctx.state.rules.finish_hooks:
-        why = why or finish_verdict(ctx, effects, params)
+    for finish_verdict, params in rules.finish_hooks:
+        why = why or finish_verdict(view, effects, params)
     return why
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
-from typing import Final, cast
+from typing import TYPE_CHECKING, Final, cast
 
 from .annotate import annotate, note_listed, nothing, play_annotation
 from .candidates import Beat, candidates, joined_candidates, possible_cards, special_candidates
@@ -22,13 +22,17 @@ from .candidates import Beat, candidates, joined_candidates, possible_cards, spe
 from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, cards_of, codes, count
 from .decisions import _allowed, strongest_split, window
 from .engine import close_window
-from .moves import NONE, Move, move_json, remember_listing
+from .moves import NONE, Move, move_json
 from .memo import remember
-from .play import SEQUENCE_SET, Plan, joins_field, judge_play, judged_key, redeclared
+from .play import SEQUENCE_SET, Plan, joins_field, judge_on, redeclared
 from .rules import ALIASES, DECLARABLE, SEQUENCES
-from .rules.base import PlayContext, Rejection
+from .rules.base import Rejection
 from .shapes import Reading, beats, loose, readings
 from .state import Pending, State
+from .view import PlayView, Table, table_of
+
+if TYPE_CHECKING:
+    from .ruleset import Ruleset
 
 EFFECT_DECLARATIONS: Final = sorted(DECLARABLE - set(SEQUENCES))
 
@@ -73,55 +77,42 @@ def _distinct_outcomes(mask: int, shapes: frozenset, min_stairs: int, suits_matt
     return tuple(out)
 
 
-def _cannot_beat(st: State, seat: int, reading: Reading, field: Reading) -> bool:
+def _cannot_beat(table: Table, rules: Ruleset, reading: Reading, field: Reading) -> bool:
     """A quick no before judging, as the judge would say it (play._check, play._special): a play that does not
     match or beat the field, or that a rule's legality hook rejects (a lock), and that no special play admits.
     Under locks many candidates on a field are rejected: judging each through the memos cost several times
     this."""
-    rules = st.rules
-    ctx = PlayContext(st, seat, reading, field, st.reversed, NONE, NONE, None, 0)
-    if reading.shape == field.shape and reading.n == field.n and beats(reading, field, st.reversed, rules.compare) \
-            and not any(legality(ctx, p) is not None for legality, p in rules.legality_hooks):
+    view = PlayView(table, reading)
+    if reading.shape == field.shape and reading.n == field.n and beats(reading, field, view.reversed, rules.compare) \
+            and not any(legality(view, p) is not None for legality, p in rules.legality_hooks):
         return False
-    return not any(special_play(ctx, p) is not None for _, special_play, p in rules.special_hooks)
+    return not any(special_play(view, p) is not None for _, special_play, p in rules.special_hooks)
 
 
 def _play_moves(st: State, seat: int, noted: bool = False):
-    """Every legal play of ``seat`` as a Move. Outside table mode (unknown cards), what a
-    candidate set yields depends only on the judged part of the state (play.judged_key), so it is memoised. With
-    ``noted`` (the caller annotates them), a listing judged afresh keeps the annotations it can make at once."""
+    """Every legal play of ``seat`` as a Move. Outside table mode (unknown cards), what a candidate set yields is
+    a function of the seat's Table and the cards, as its judgement is: it is memoised under them. With ``noted``
+    (the caller annotates them), a listing judged afresh memoises the annotations it can make at once."""
     rules = st.rules
     p = st.players[seat]
     unknown = p.unknown
     possible = possible_cards(st, seat)
-    jkey = None if unknown else judged_key(st, seat)
+    table = table_of(st, seat)
     attach: frozenset | set = NO_SETS
     if st.field is None:
         beat = None
     else:
         attach = joined_candidates(st, possible) if rules.extra_hooks else NO_SETS
-        # Beat reads only judged parts of the state (the field, the order) and the rules: the seats after a play
-        # ask under one key
-        last = _LAST_BEAT.beat
-        if jkey is not None and last[0] is rules and last[1] == jkey:
-            beat = last[2]
-        else:
-            beat = Beat(st)
-            if jkey is not None:
-                _LAST_BEAT.beat = (rules, jkey, beat)
+        beat = Beat(st)
     memo = rules.moves_memo
-    required = 0
-    if st.first_play:  # the required cards are read only then (as judged_key reads them)
-        for module, params in rules.required_hooks:
-            required |= module.required_cards(st, seat, params)
+    required = table.required
     cands = candidates(possible, rules, swaps=not unknown, beat=beat)
     if beat is not None and (rules.special_cand_hooks or attach):
         cands |= special_candidates(st, possible) | attach
     out: list = []
     listed: tuple | None
-    # the memo keys hold the judged key and each card set as the objects they are (compiled, an int read from
-    # the set is unboxed, and put in a key it would be boxed again: an allocation per key)
-    key: object = jkey
+    # the memo keys hold each card set as the object it is (compiled, an int read from the set is unboxed, and put
+    # in a key it would be boxed again: an allocation per key)
     boxed: object
     for boxed in cast(set, cands):
         mask = cast(int, boxed)
@@ -130,18 +121,20 @@ def _play_moves(st: State, seat: int, noted: bool = False):
         if mask & required != required:
             continue  # the judge would reject it (a rule's legality hook): not worth judging
         attached = boxed in attach if attach else False
-        if jkey is None:
-            listed = _listed(st, seat, mask, attached, noted)
+        left_after = p.left - count(mask)
+        if unknown:
+            listed = _listed(table, rules, seat, mask, left_after, attached, noted)
         else:
             # a seat's own copy first: only the seat that listed the cards first reads the shared entry each time
-            listed = memo.get((key, seat, boxed, attached))
+            listed = memo.get((table, seat, boxed, attached))
             if listed is None:
-                listed = memo.get((key, boxed, attached))
+                listed = memo.get((table, boxed, attached))
                 if listed is None:
-                    listed = remember(memo, (key, boxed, attached), _listed(st, seat, mask, attached, noted, True))
+                    listed = remember(memo, (table, boxed, attached),
+                                      _listed(table, rules, seat, mask, left_after, attached, noted))
                 elif listed and cast(Move, listed[0]).seat != seat:
-                    # the judgement never depends on the seat here: another seat's listing differs only in 'seat'
-                    listed = remember(memo, (key, seat, boxed, attached), tuple(move.for_seat(seat) for move in listed))
+                    # the listing is a function of the table and the cards: another seat's differs only in 'seat'
+                    listed = remember(memo, (table, seat, boxed, attached), tuple(move.for_seat(seat) for move in listed))
         if listed:
             out.extend(listed)
     return out
@@ -150,30 +143,16 @@ def _play_moves(st: State, seat: int, noted: bool = False):
 NO_SETS: Final[frozenset] = frozenset()
 
 
-class _LastBeat:
-    """(rules, judged key, Beat) of the last listing on a field: one tuple, replaced whole, in a native object
-    (compiled code writes a module global into the module's dictionary)."""
-    __slots__ = ("beat",)
-    beat: tuple
-
-    def __init__(self) -> None:
-        self.beat = (None, None, None)
-
-
-_LAST_BEAT: Final = _LastBeat()
-
-
-def _listed(st: State, seat: int, mask: int, attached: bool, noted: bool = False, fresh: bool = False) -> tuple:
-    """The legal plays of the cards ``mask`` (Moves), each once (``noted``: see ``_play_moves``); ``fresh``: no
-    listing of these cards here is memoised, so no judgement of them is looked for (play.judge_play)."""
-    rules = st.rules
-    field = st.field.reading if st.field else None
+def _listed(table: Table, rules: Ruleset, seat: int, mask: int, left_after: int, attached: bool,
+            noted: bool = False) -> tuple:
+    """The legal plays of the cards ``mask`` (Moves), each once (``noted``: see ``_play_moves``)."""
+    field = table.field
     out, seen = [], set()
     reading: Reading
     # attached cards are also listed without 'as': the combined field decides their reading (§10.6)
     for reading in (_outcome_readings(mask, rules.shapes, rules.min_stairs, rules.suits_matter)
                     + ((loose(mask),) if attached else ())):
-        if field is not None and not attached and _cannot_beat(st, seat, reading, field):
+        if field is not None and not attached and _cannot_beat(table, rules, reading, field):
             continue
         variants: list[tuple] = []
         shape_decl = [reading.shape] if reading.shape in SEQUENCE_SET else []
@@ -192,40 +171,41 @@ def _listed(st: State, seat: int, mask: int, attached: bool, noted: bool = False
             declare_names = _names(declare)
             move = Move(seat, "play", mask, jokers, declare_names, _names(decline), None, None)
             if probe is not None and probe.alone:
-                plan = redeclared(st, move, probe)
+                plan = redeclared(rules, move, probe)
             else:
                 # declaring everything only probes what fires (the move listed declares that): hardly anyone
                 # proposes it, so its judgement is not memoised (it was half of gekifugo's judgement memo)
-                plan = judge_play(st, move, with_effects=rules.declarations or noted,
-                                  probe=rules.declarations and i == 0, fresh=fresh)
+                plan = judge_on(table, rules, move, left_after, with_effects=rules.declarations or noted,
+                                probe=rules.declarations and i == 0)
             if rules.declarations and i == 0:
                 if isinstance(plan, Rejection):
-                    # declaring less never makes a play legal: no rule hook reads declarations, and a special play
+                    # declaring less never makes a play legal: no rule hook sees declarations, and a special play
                     # admits it only when declared (play._special)
                     break
                 probe = plan
-            if isinstance(plan, Rejection) or (plan.ctx.reading.shape != reading.shape
-                                               and not joins_field(plan.ctx.special)):
+            if isinstance(plan, Rejection) or (plan.view.reading.shape != reading.shape
+                                               and not joins_field(plan.view.special)):
                 continue
             if rules.declarations:
                 fired = sorted({e.rule for e in plan.effects} & DECLARABLE)
                 for alias, module in ALIASES.items():
-                    if module.ID in fired and module.alias_applies(st):
+                    if module.ID in fired and module.alias_applies(table):
                         fired.append(alias)
                 keep = shape_decl + [d for d in fired if d not in shape_decl]
-                if plan.ctx.special and plan.ctx.special not in keep:
-                    keep.append(plan.ctx.special)
+                if plan.view.special and plan.view.special not in keep:
+                    keep.append(plan.view.special)
                 move = Move(seat, "play", mask, jokers, _names(keep), _names(decline), None, None)
             once = (jokers, move.declare, decline)  # declaring nothing may equal declaring all
             if once not in seen:
                 seen.add(once)
                 out.append(move)
                 if noted and not rules.declarations:
-                    note_listed(st, move, plan)  # judged with its effects just now
+                    note_listed(rules, table, move, plan)  # judged with its effects just now
                 elif noted and probe is not None and probe.alone:
                     # its annotation now, from the probe's judgement: judged again later, a play declaring what
                     # fired would miss every memo (self-play, which annotates nothing, does not pay for this)
-                    note_listed(st, move, plan if move.declare is declare_names else redeclared(st, move, probe))
+                    note_listed(rules, table, move,
+                                plan if move.declare is declare_names else redeclared(rules, move, probe))
             if rules.declarations and keep == shape_decl:
                 break  # declaring everything kept nothing: declaring nothing lists this very move
     return tuple(out)
@@ -351,7 +331,4 @@ def legal_moves(st: State, seat: int, annotated: bool = False) -> list[dict]:
         moves = [move_json(move) for move in plays]
     if st.field is not None or st.rules.lead_may_pass:
         moves.insert(0, {"seat": seat, "action": "pass", **nothing()} if annotated else {"seat": seat, "action": "pass"})
-        plays.insert(0, PASSES[seat] if seat < len(PASSES) else Move(seat, "pass"))
-    if not annotated:
-        remember_listing(st, tuple(moves), tuple(plays))
     return moves

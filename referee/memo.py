@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import threading
 from collections import OrderedDict
-from itertools import count, islice
+from itertools import islice
 from typing import Final
 
 MEMO_SIZE = 1 << 16  # entries per memo (the oldest go first): ~45 MB when full (gekifugo)
@@ -43,23 +43,6 @@ def _started(memo: dict, live: OrderedDict) -> None:
 # EFFECTS_SIZE entries each (~7 MB) and LIVE_MEMOS of them holding entries at once.
 EFFECTS_SIZE: Final = 1 << 14
 live_effect_memos: Final[OrderedDict] = OrderedDict()
-
-
-_numbers: Final[dict] = {}
-_next_number: Final = count(1)
-
-
-def interned(key) -> int:
-    """A number for ``key`` (equal keys, equal numbers), never given to another key: memo keys built on it hash
-    one int. At most MEMO_SIZE keys are kept; a forgotten key gets a new number (what was memoised under the old
-    one is no longer found, and goes with its memo's oldest entries)."""
-    number = _numbers.get(key)
-    if number is None:
-        if len(_numbers) >= MEMO_SIZE:
-            for old in list(islice(_numbers, MEMO_SIZE // 4)):
-                _numbers.pop(old, None)
-        number = _numbers[key] = next(_next_number)
-    return number
 
 
 GC_THRESHOLDS: Final = (100_000, 50, 100)

@@ -5,7 +5,6 @@ from typing import Final
 
 from .cards import RANKS, card, code, codes, parse, parse_many, parse_rank, rank_of, suit_of
 from .errors import InputError
-from .state import State
 
 ACTIONS: Final = ("play", "pass", "give", "discard", "take", "request", "cut_back")
 ANNOTATIONS: Final = ("effects", "kinds", "forbidden_finish")  # referee.annotate's keys: an echoed entry is accepted
@@ -16,7 +15,7 @@ class Move:
     """A parsed move: built for every listed play and proposal, read on every judgement. Immutable by convention
     (nobody writes one after it is built: listings share them); compiled, a native class, built by a direct call
     and read field by field."""
-    __slots__ = ("seat", "action", "cards", "as_map", "declare", "decline", "rank", "count", "noted", "judged")
+    __slots__ = ("seat", "action", "cards", "as_map", "declare", "decline", "rank", "count")
     seat: int
     action: str
     cards: int
@@ -25,18 +24,11 @@ class Move:
     decline: frozenset
     rank: int | None
     count: int | None         # the JSON field's name
-    # (ruleset, judged key, annotation) once annotate has worked out the move's annotation under that key: a cache
-    # of a function of the move and the key (a listed move is listed under one key only), not part of the move
-    noted: tuple | None
-    # (ruleset, judged key, with effects, judgement) when a listing judged the move there (play.judge_play)
-    judged: tuple | None
 
     def __init__(self, seat: int, action: str, cards: int = 0, as_map: tuple = (), declare: frozenset = frozenset(),
                  decline: frozenset = frozenset(), rank: int | None = None, count: int | None = None) -> None:
         self.seat, self.action, self.cards, self.as_map = seat, action, cards, as_map
         self.declare, self.decline, self.rank, self.count = declare, decline, rank, count
-        self.noted = None
-        self.judged = None
 
     def play(self) -> tuple:
         """Everything but the seat (what judging a play reads of the move besides who makes it)."""
@@ -54,9 +46,7 @@ class Move:
 
     def for_seat(self, seat: int) -> "Move":
         """The same move by ``seat``."""
-        move = Move(seat, self.action, self.cards, self.as_map, self.declare, self.decline, self.rank, self.count)
-        move.noted, move.judged = self.noted, self.judged  # neither depends on the seat
-        return move
+        return Move(seat, self.action, self.cards, self.as_map, self.declare, self.decline, self.rank, self.count)
 
     def to_json(self) -> dict:
         return move_json(self)
@@ -82,41 +72,6 @@ def move_json(move: Move) -> dict:
 
 
 NONE: Final[frozenset] = frozenset()
-
-# The last listing of plays (legal_moves): (state, its seq, the JSON moves given out, their Moves). ``listed``
-# turns one of those very dicts, unchanged, back into its Move without parsing it: a caller that lists the moves
-# and applies one of them (self-play, the bots) has it parsed once. The state is held, so its identity cannot
-# pass to another; the seq tells a game changed in place (core.Game) from the one that was listed.
-_listing: tuple = (None, -1, (), ())
-
-
-def remember_listing(st: State, jsons: tuple, moves: tuple) -> None:
-    global _listing
-    _listing = (st, st.seq, jsons, moves)
-
-
-def listed(st: State, obj: dict) -> Move | None:
-    """The Move of ``obj`` when it is one of the JSON moves the last listing of ``st`` gave out, as it was given
-    ({seat, action, cards?}; anything else is parsed), else None."""
-    l_st, seq, jsons, moves = _listing
-    if l_st is not st or st.seq != seq:
-        return None
-    for i in range(len(jsons)):
-        if jsons[i] is obj:
-            m: Move = moves[i]
-            seat = obj.get("seat")
-            if type(seat) is not int or seat != m.seat or obj.get("action") != m.action:
-                return None
-            cards = m.cards
-            if cards:
-                texts = obj.get("cards")
-                if len(obj) != 3 or type(texts) is not list or texts != codes(cards):
-                    return None
-            elif len(obj) != 2:
-                return None
-            return m if not (m.as_map or m.declare or m.decline) and m.rank is None and m.count is None else None
-    return None
-
 
 def _names(value, what):
     if value is None:

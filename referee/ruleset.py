@@ -1,33 +1,16 @@
 """A ruleset: a preset plus per-rule overrides, validated, with the lookups the engine needs precomputed."""
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from .errors import InputError
 from .presets import PRESETS, TITLES
 from .rules import DECLARABLE, MODULES, RULES, SEQUENCES, SHAPES
+from .rules.base import flagged
 
 MAX_PLAYERS = 8  # seats a game may have (2 to 8)
 # Ruleset values that rules' ``settings`` hooks may set: how sequences compare, their fewest cards, the jokers.
 SETTINGS: dict[str, Any] = {"compare": "shift", "min_stairs": 3, "jokers": 0}
-
-# The ids of the rules setting a flag, by flag: a plain dict (compiled code looks it up in C; a functools.cache is
-# a Python call)
-_FLAGGED: Final[dict[str, frozenset]] = {}
-
-
-def _flagged(flag: str) -> frozenset:
-    got = _FLAGGED.get(flag)
-    if got is None:
-        got = _FLAGGED[flag] = frozenset(m.ID for m in MODULES if getattr(m, flag, False))
-    return got
-
-
-def _ranks(module) -> int:
-    """The ranks (bit r) of the plays whose after_play may fire (``FIRES_ON_RANK``), -1 for every play."""
-    rank = getattr(module, "FIRES_ON_RANK", None)
-    return -1 if rank is None else 1 << rank
-
 
 class Ruleset:
     __slots__ = ("preset", "_params", "shapes", "sequences", "compare", "min_stairs", "declarations", "jokers", "field_shapes", "titles",
@@ -35,8 +18,8 @@ class Ruleset:
                  "special_cand_hooks", "required_hooks",
                  "extra_hooks", "decline_hooks", "declinable", "trust_hooks", "on_finish_hooks", "finishers", "leader_hooks",
                  "queue_hooks", "count_hooks", "tie_breakers", "pass_hooks", "cut_hooks", "suits_matter",
-                 "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key", "memo", "moves_memo", "play_only",
-                 "play_live", "effects_memo")
+                 "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key", "_hash", "memo", "moves_memo",
+                 "effects_memo")
 
     def __init__(self, preset: str, params: dict):
         self.preset = preset
@@ -67,13 +50,7 @@ class Ruleset:
         # (legality, params), (rule id, special_play, params), (finish_verdict, params)
         self.legality_hooks = tuple((m.legality, p) for m, p in hooks("legality"))
         self.special_hooks = tuple((m.ID, m.special_play, p) for m, p in hooks("special_play"))
-        self.play_hooks = hooks("after_play")
-        # (registry index, rule id, after_play, params) of the play hooks whose answers are memoised across states,
-        # and of the rest (the hook itself, not its module: no attribute read per call)
-        indexed = [(i, m.ID, m.after_play, p, getattr(m, "PLAY_ONLY", False)) for i, (m, p) in enumerate(self.play_hooks)]
-        self.play_only = tuple((i, rid, hook, p, _ranks(self.play_hooks[i][0])) for i, rid, hook, p, only in indexed
-                               if only)
-        self.play_live = tuple((i, rid, hook, p) for i, rid, hook, p, only in indexed if not only)
+        self.play_hooks = tuple((m.ID, m.after_play, p) for m, p in hooks("after_play"))
         self.finish_hooks = tuple((m.finish_verdict, p) for m, p in hooks("finish_verdict"))
         self.place_hooks = tuple((m.places_final, p) for m, p in hooks("places_final"))
         self.special_cand_hooks = tuple((m.special_candidates, p) for m, p in hooks("special_candidates"))
@@ -85,7 +62,7 @@ class Ruleset:
         self.decline_hooks = tuple((m.ID, m.declines, p) for m, p in hooks("declines") if m.declinable(p))
         self.declinable = frozenset(rule_id for rule_id, _, _ in self.decline_hooks)  # what a play may decline
         self.suits_matter = flag("SUITS_MATTER")
-        self.suit_hooks = tuple((m, p) for m, p in self.play_hooks if getattr(m, "SUITS_MATTER", False))  # locks
+        self.suit_hooks = tuple((m.after_play, p) for m, p in hooks("after_play") if getattr(m, "SUITS_MATTER", False))
         self.trust_hooks = hooks("taken_on_trust")
         self.lead_may_pass = flag("LEAD_MAY_PASS")
         self.leader_hooks = hooks("leader")
@@ -95,15 +72,17 @@ class Ruleset:
         self.cut_hooks = tuple((m.on_cut, p) for m, p in hooks("on_cut"))
         self.passes_sit_out = flag("PASSES_SIT_OUT")
         self.tie_breakers = frozenset(m.ID for m, p in hooks("breaks_ties") if m.breaks_ties(p))
-        self.memo: dict = {}              # play judgements under these rules (play.judge_play)
-        self.moves_memo: dict = {}        # the legal plays a card set yields (legal._play_moves)
-        self.effects_memo: dict = {}      # the PLAY_ONLY after_play answers of a play (play._fired)
+        # the memos, keyed by value (view.Table, view.PlayView, card sets), bounded (memo.remember)
+        self.memo: dict = {}              # play judgements under these rules (play.judge_on)
+        self.moves_memo: dict = {}        # the legal plays a card set yields, and annotations (legal, annotate)
+        self.effects_memo: dict = {}      # the after_play answers for a PlayView (play._fired)
         self._key = (preset, tuple(sorted((k, tuple(sorted(v.items()))) for k, v in params.items())))
+        self._hash = hash(self._key)
 
     @staticmethod
     def flagged(flag: str) -> frozenset:
         """The ids of the rules whose module sets ``flag``: how one rule refers to others without naming them."""
-        return _flagged(flag)
+        return flagged(flag)
 
     def on(self, rule_id: str) -> bool:
         return rule_id in self._params
@@ -116,10 +95,10 @@ class Ruleset:
                 "rules": {m.ID: dict(self._params[m.ID]) if m.ID in self._params else False for m in MODULES}}
 
     def __eq__(self, other):
-        return isinstance(other, Ruleset) and self._key == other._key
+        return self is other or (isinstance(other, Ruleset) and self._key == other._key)
 
     def __hash__(self):
-        return hash(self._key)
+        return self._hash
 
     def __repr__(self):
         return f"Ruleset({self.preset!r}, {sorted(self._params)})"

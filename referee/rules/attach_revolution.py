@@ -6,10 +6,9 @@ from typing import Final
 from ..cards import JOKERS_MASK, card, cards_of, rank_mask
 from ..effects import ClearLocks, Revolution
 from ..shapes import matches_as, readings, strength_key
-from .base import PlayContext
+from ..view import PlayView
 
 ID: Final = "attach_revolution"
-PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "付け革"
 SUMMARY = ("On a field of 3 cards or fewer, play cards that together with the field form a legal 4-card group or "
            "stairs (exactly 4, no 2-3 link): a revolution, and the 4 cards become the field.")
@@ -51,20 +50,20 @@ def _joined(field: int, pool: int, k: int) -> frozenset[int]:
     return frozenset(out)
 
 
-def special_play(ctx: PlayContext, params):
+def special_play(view: PlayView, params):
     """The combined 4-card reading that the field becomes, or None."""
-    field = ctx.field
-    if field is None or field.wild or field.n > 3 or ctx.reading.n + field.n != 4 or ctx.state.revolution_min > 4:
+    field = view.field
+    if field is None or field.wild or field.n > 3 or view.reading.n + field.n != 4 or view.revolution_min > 4:
         return None
     # the field's jokers keep their readings; the new jokers read as the proposal's 'as' says (if it does)
-    wanted = tuple(field.jokers) + tuple(ctx.as_map)
-    combined = [r for r in readings(field.mask | ctx.reading.mask, frozenset({"stairs"}))
+    wanted = tuple(field.jokers) + tuple(view.as_map)
+    combined = [r for r in readings(field.mask | view.reading.mask, frozenset({"stairs"}))
                 if r.shape in ("group", "stairs") and not r.wild and matches_as(r, wanted)]
     if not combined:
         return None
     # an open rank (a joker onto ♠4-5-6: ♠3 or ♠7) takes the stronger one in the order in force (§10.6)
-    return max(combined, key=lambda r: strength_key(r, ctx.reversed))
+    return max(combined, key=lambda r: strength_key(r, view.reversed))
 
 
-def after_play(ctx: PlayContext, params):
-    return [Revolution(ID), ClearLocks(ID)] if ctx.special == ID else []
+def after_play(view: PlayView, params):
+    return [Revolution(ID), ClearLocks(ID)] if view.special == ID else []

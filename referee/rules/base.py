@@ -15,8 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InputError
-from ..shapes import Reading
-from ..state import State
 
 
 @dataclass(frozen=True)
@@ -52,38 +50,16 @@ class Param:
         return out
 
 
-class PlayContext:
-    """What a rule sees of a play being judged: the state before it, and the play. Immutable by convention (nobody
-    writes it after it is built); a plain class with slots because judging builds several per play: compiled, it
-    is a native class, built by a direct call and read field by field, where a named tuple's fields are looked up
-    by name."""
-    __slots__ = ("state", "seat", "reading", "field", "reversed", "declared", "declined", "special", "left_after",
-                 "as_map")
-    state: State              # the state before the play
-    seat: int
-    reading: Reading          # the played cards as read
-    field: Reading | None     # the field before the play
-    reversed: bool            # order in force before the play
-    declared: frozenset
-    declined: frozenset
-    special: str | None       # the special play rule that admitted it (sandstorm, spade3, attach_revolution)
-    left_after: int           # how many cards the player holds once the cards are played
-    as_map: tuple             # the joker readings the proposal asked for ((joker, rank, suit or -1), ...)
+_FLAGGED: dict[str, frozenset] = {}
 
-    def __init__(self, state: State, seat: int, reading: Reading, field: Reading | None, reversed: bool,
-                 declared: frozenset, declined: frozenset, special: str | None, left_after: int,
-                 as_map: tuple = ()) -> None:
-        self.state, self.seat, self.reading, self.field, self.reversed = state, seat, reading, field, reversed
-        self.declared, self.declined, self.special, self.left_after, self.as_map = (declared, declined, special,
-                                                                                   left_after, as_map)
 
-    def params(self, rule_id):
-        return self.state.rules.params(rule_id)
-
-    def declaring(self, declared: frozenset) -> "PlayContext":
-        """The same play with other declarations."""
-        return PlayContext(self.state, self.seat, self.reading, self.field, self.reversed, declared, self.declined,
-                           self.special, self.left_after, self.as_map)
+def flagged(flag: str) -> frozenset:
+    """The ids of the rules whose module sets ``flag``: how one rule refers to others without naming them."""
+    got = _FLAGGED.get(flag)
+    if got is None:
+        from . import MODULES  # the registry imports every rule module, this one first
+        got = _FLAGGED[flag] = frozenset(m.ID for m in MODULES if getattr(m, flag, False))
+    return got
 
 
 class Rejection:

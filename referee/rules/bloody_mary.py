@@ -2,21 +2,20 @@
 from typing import Final
 
 from ..effects import BloodyMary
-from .base import Param, PlayContext
+from ..view import PlayView
+from .base import Param
 
 ID: Final = "bloody_mary"
-PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "ブラッディ・メアリー"
 SUMMARY = ("Exactly three Qs: every other active player discards its 2 strongest cards (order in force before "
            "the play; the player chooses among equally strong cards).")
 PARAMS = {"count": Param(2, "cards each other player discards", lo=1, hi=5)}
 DECLARABLE = True
 QUEEN: Final = 9
-FIRES_ON_RANK: Final = QUEEN  # after_play fires only on a play that reads this rank (play._fired)
 
 
-def after_play(ctx: PlayContext, params):
-    r = ctx.reading
+def after_play(view: PlayView, params):
+    r = view.reading
     if r.n == 3 and r.rank_count(QUEEN) == 3:
         return [BloodyMary(ID, params["count"])]
     return []

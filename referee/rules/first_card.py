@@ -2,7 +2,8 @@
 from typing import Final
 
 from ..cards import code, parse
-from .base import Param, PlayContext, Rejection
+from ..view import PlayView
+from .base import Param, Rejection
 
 ID: Final = "first_card"
 NAME_JA = "最初の札 (ダイヤの3)"
@@ -41,13 +42,10 @@ def required_cards(st, seat, params) -> int:
     return 0 if st.unheld(seat, 1 << c) else 1 << c
 
 
-def legality(ctx: PlayContext, params: dict):
-    st = ctx.state
-    if not (params["must_play"] and st.first_play):
-        return None
+def legality(view: PlayView, params: dict):
+    """The seat's plays must include the card while ``required_cards`` says so (it reads the seat's hand)."""
     c = card(params)
-    may_hold = not st.unheld(ctx.seat, 1 << c)
-    if may_hold and not (ctx.reading.mask >> c & 1):
+    if view.required >> c & 1 and not view.reading.mask >> c & 1:
         return Rejection("must_include_first_card",
                          f"the first play of the match must include {code(c)} (first_card)", ID)
     return None

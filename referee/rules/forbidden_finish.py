@@ -2,7 +2,8 @@
 from typing import Final
 
 from ..effects import Cut
-from .base import Param, PlayContext
+from ..view import PlayView
+from .base import Param, flagged
 
 ID: Final = "forbidden_finish"
 NAME_JA = "反則上がり (役上がり)"
@@ -17,25 +18,25 @@ PARAMS = {"joker": Param(True, "a play holding a joker"),
 EIGHT: Final = 5
 
 
-def finish_verdict(ctx: PlayContext, effects, params: dict) -> str | None:
+def finish_verdict(view: PlayView, effects, params: dict) -> str | None:
     """The reason the finishing play is forbidden, or None."""
-    r = ctx.reading
+    r = view.reading
     if params["sandstorm_exempt"]:
-        exempt = ctx.state.rules.flagged("FINISH_EXEMPT")
-        if ctx.special in exempt:
+        exempt = flagged("FINISH_EXEMPT")
+        if view.special in exempt:
             return None
         for e in effects:
             if isinstance(e, Cut) and e.rule in exempt:
                 return None
     if params["joker"] and r.has_joker:
         return "went out with a joker"
-    strongest = 0 if ctx.reversed else 12
+    strongest = 0 if view.reversed else 12
     if params["strongest_rank"] and r.has_rank(strongest):
-        return f"went out with the strongest rank ({'3' if ctx.reversed else '2'})"
+        return f"went out with the strongest rank ({'3' if view.reversed else '2'})"
     if params["eight"] and r.has_rank(EIGHT):
         return "went out with an 8"
     if params["cut"] and effects:
-        cuts = ctx.state.rules.flagged("RANK_CUT")
+        cuts = flagged("RANK_CUT")
         for e in effects:
             if isinstance(e, Cut) and e.rule in cuts:
                 return "went out with a play that cuts"

@@ -2,15 +2,15 @@
 from typing import Final
 
 from . import revolution
-from .base import Param, PlayContext
+from ..view import PlayView
+from .base import Param
 
 ID: Final = "great_revolution"
-PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "大革命"
 SUMMARY = "A play of 5+ cards is a revolution, and for the rest of the deal a revolution needs 5+ cards."
 PARAMS = {"min": Param(5, "cards needed", lo=4, hi=12)}
 DECLARABLE = True
 
 
-def after_play(ctx: PlayContext, params):
-    return revolution.raising(ctx, ID, params["min"])
+def after_play(view: PlayView, params):
+    return revolution.raising(view, ID, params["min"])

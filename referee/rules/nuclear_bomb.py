@@ -2,15 +2,15 @@
 from typing import Final
 
 from . import revolution
-from .base import Param, PlayContext
+from ..view import PlayView
+from .base import Param
 
 ID: Final = "nuclear_bomb"
-PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "核爆弾"
 SUMMARY = "A play of 6+ cards is a revolution, and for the rest of the deal a revolution needs 6+ cards."
 PARAMS = {"min": Param(6, "cards needed", lo=5, hi=12)}
 DECLARABLE = True
 
 
-def after_play(ctx: PlayContext, params):
-    return revolution.raising(ctx, ID, params["min"])
+def after_play(view: PlayView, params):
+    return revolution.raising(view, ID, params["min"])

@@ -3,7 +3,8 @@ from typing import Final
 
 from ..cards import suit_names
 from ..effects import Lock
-from .base import PlayContext, Rejection
+from ..view import PlayView
+from .base import Rejection
 
 ID: Final = "partial_suit_lock"
 SUITS_MATTER = True  # the suits jokers stand for change the outcome
@@ -14,19 +15,19 @@ PARAMS: dict = {}
 DECLARABLE = True
 
 
-def legality(ctx: PlayContext, params):
-    st = ctx.state
-    if st.lock_kind != "partial" or ctx.reading.wild or ctx.special:
+def legality(view: PlayView, params):
+    st = view
+    if st.lock_kind != "partial" or view.reading.wild or view.special:
         return None
-    if ctx.reading.suits & st.lock_suits != st.lock_suits:
+    if view.reading.suits & st.lock_suits != st.lock_suits:
         return Rejection("locked", f"plays must contain {'+'.join(suit_names(st.lock_suits))} until the flush "
                          "(partial_suit_lock)", ID)
     return None
 
 
-def after_play(ctx: PlayContext, params):
-    st, r, f = ctx.state, ctx.reading, ctx.field
-    if f is None or f.wild or r.wild or ctx.special or r.n < 2 or f.n < 2 or st.lock_kind == "exact":
+def after_play(view: PlayView, params):
+    st, r, f = view, view.reading, view.field
+    if f is None or f.wild or r.wild or view.special or r.n < 2 or f.n < 2 or st.lock_kind == "exact":
         return []
     shared = r.suits & f.suits
     if not shared or (st.lock_kind == "partial" and shared == st.lock_suits):

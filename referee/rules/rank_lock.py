@@ -3,7 +3,8 @@ from typing import Final
 
 from ..cards import rank_name
 from ..effects import RankLock
-from .base import Param, PlayContext, Rejection
+from ..view import PlayView
+from .base import Param, Rejection
 
 ID: Final = "rank_lock"
 NAME_JA = "激しば (連番縛り)"
@@ -17,23 +18,23 @@ def successor(rank: int, reversed_order: bool) -> int:
     return rank - 1 if reversed_order else rank + 1
 
 
-def legality(ctx: PlayContext, params):
-    st, f = ctx.state, ctx.field
-    if not st.rank_lock or ctx.reading.wild or ctx.special or f is None or f.wild:
+def legality(view: PlayView, params):
+    f = view.field
+    if not view.rank_lock or view.reading.wild or view.special or f is None or f.wild:
         return None
-    want = successor(f.lo, ctx.reversed)
-    if ctx.reading.lo != want:
+    want = successor(f.lo, view.reversed)
+    if view.reading.lo != want:
         name = rank_name(want) if 0 <= want <= 12 else "none (no rank follows)"
         return Rejection("locked", f"ranks are locked (rank_lock): the next play must be {name}", ID)
     return None
 
 
-def after_play(ctx: PlayContext, params):
-    st, r, f = ctx.state, ctx.reading, ctx.field
+def after_play(view: PlayView, params):
+    r, f = view.reading, view.field
     if r.wild:
         return []  # RULES.md §10.4: a joker on a rank lock keeps it until the flush
-    if f is None or f.wild or ctx.special or st.rank_lock:
+    if f is None or f.wild or view.special or view.rank_lock:
         return []
-    if params["second_play_only"] and st.trick_plays != 1:
+    if params["second_play_only"] and not view.second_play:
         return []
-    return [RankLock(ID)] if r.lo == successor(f.lo, ctx.reversed) else []
+    return [RankLock(ID)] if r.lo == successor(f.lo, view.reversed) else []

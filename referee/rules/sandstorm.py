@@ -6,13 +6,12 @@ from typing import TYPE_CHECKING, Final
 
 from ..cards import cards_of, rank_mask
 from ..effects import Cut
-from .base import PlayContext
+from ..view import PlayView
 
 if TYPE_CHECKING:
     from ..shapes import Reading
 
 ID: Final = "sandstorm"
-PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "砂嵐 (3枚返し)"
 SUMMARY = "Exactly three 3s without jokers can be played on any field; the field flushes and the player leads."
 PARAMS: dict = {}
@@ -20,7 +19,6 @@ DECLARABLE = True
 OPENS_CUT_BACK = True  # its cut can be cut back (cut_back)
 FINISH_EXEMPT = True  # forbidden_finish.sandstorm_exempt: going out with it is never forbidden
 THREE: Final = 0
-FIRES_ON_RANK: Final = THREE  # after_play fires only on a play that reads this rank (play._fired)
 
 
 def is_sandstorm(reading: Reading) -> bool:
@@ -36,9 +34,9 @@ def special_candidates(field, possible: int, params) -> set[int]:
     return {sum(1 << c for c in combo) for combo in combinations(cards_of(threes), 3)}
 
 
-def special_play(ctx: PlayContext, params):
-    return ctx.reading if ctx.field is not None and is_sandstorm(ctx.reading) else None
+def special_play(view: PlayView, params):
+    return view.reading if view.field is not None and is_sandstorm(view.reading) else None
 
 
-def after_play(ctx: PlayContext, params):
-    return [Cut(ID)] if is_sandstorm(ctx.reading) else []
+def after_play(view: PlayView, params):
+    return [Cut(ID)] if is_sandstorm(view.reading) else []

@@ -3,10 +3,9 @@ from typing import Final
 
 from ..cards import parse
 from ..effects import Cut
-from .base import PlayContext
+from ..view import PlayView
 
 ID: Final = "spade3"
-PLAY_ONLY = True  # after_play reads only the play, the order in force and the revolution threshold
 NAME_JA = "スペ3"
 SUMMARY = "A single ♠3 beats a lone joker (played as a joker); the field flushes and the ♠3's player leads."
 PARAMS: dict = {}
@@ -19,12 +18,12 @@ def special_candidates(field, possible: int, params) -> set[int]:
     return {1 << S3} if field.wild and field.n == 1 and possible >> S3 & 1 else set()
 
 
-def special_play(ctx: PlayContext, params):
-    f = ctx.field
-    if f is not None and f.wild and f.n == 1 and ctx.reading.mask == 1 << S3:
-        return ctx.reading
+def special_play(view: PlayView, params):
+    f = view.field
+    if f is not None and f.wild and f.n == 1 and view.reading.mask == 1 << S3:
+        return view.reading
     return None
 
 
-def after_play(ctx: PlayContext, params):
-    return [Cut(ID)] if ctx.special == ID else []
+def after_play(view: PlayView, params):
+    return [Cut(ID)] if view.special == ID else []

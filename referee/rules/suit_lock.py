@@ -3,7 +3,8 @@ from typing import Final
 
 from ..cards import suit_names
 from ..effects import Lock, Unlock
-from .base import Param, PlayContext, Rejection
+from ..view import PlayView
+from .base import Param, Rejection
 
 ID: Final = "suit_lock"
 SUITS_MATTER = True  # the suits jokers stand for change the outcome
@@ -16,20 +17,20 @@ PARAMS = {"joker_ends": Param(False, "a lone joker (or a set of jokers) played o
 DECLARABLE = True
 
 
-def legality(ctx: PlayContext, params):
-    st = ctx.state
-    if st.lock_kind != "exact" or ctx.reading.wild or ctx.special:
+def legality(view: PlayView, params):
+    st = view
+    if st.lock_kind != "exact" or view.reading.wild or view.special:
         return None
-    if ctx.reading.suits != st.lock_suits:
+    if view.reading.suits != st.lock_suits:
         return Rejection("locked", f"the suits are locked to {'+'.join(suit_names(st.lock_suits))} "
-                         f"(suit_lock): this play shows {'+'.join(suit_names(ctx.reading.suits)) or 'no suit'}", ID)
+                         f"(suit_lock): this play shows {'+'.join(suit_names(view.reading.suits)) or 'no suit'}", ID)
     return None
 
 
-def after_play(ctx: PlayContext, params):
-    st, r, f = ctx.state, ctx.reading, ctx.field
+def after_play(view: PlayView, params):
+    st, r, f = view, view.reading, view.field
     if r.wild:
         return [Unlock(ID)] if st.lock_kind and params["joker_ends"] else []
-    if f is None or f.wild or ctx.special or st.lock_kind == "exact" or not r.suits:
+    if f is None or f.wild or view.special or st.lock_kind == "exact" or not r.suits:
         return []
     return [Lock(ID, r.suits, True)] if r.suits == f.suits else []

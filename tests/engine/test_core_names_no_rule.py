@@ -27,7 +27,7 @@ LABELS = {
     **{("effects.py", r): KIND for r in ("revolution", "jack_back", "rank_lock")},
     **{(f, "forbidden_finish"): ANNOTATION for f in ("annotate.py", "moves.py")},
     **{(f, "exchange"): PHASE for f in ("deals.py", "flow.py", "serialize.py")},
-    **{(f, r): FIELD for f in ("resolution.py", "state.py", "state_fields.py")
+    **{(f, r): FIELD for f in ("resolution.py", "state.py", "state_fields.py", "view.py")
        for r in ("revolution", "jack_back", "rank_lock")},
     **{("flow.py", r): FIELD for r in ("jack_back", "rank_lock")},  # the State fields a flush resets
     ("ruleset.py", "jokers"): FIELD,

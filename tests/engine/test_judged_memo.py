@@ -1,6 +1,6 @@
-"""The memoised judgements (play.judged_key) answer exactly as fresh ones, and so do the listings, annotations
-and forbidden last cards built on them: rule hooks read nothing of the state outside the key, so a judgement
-made at one state stands at every state with the same key."""
+"""The memoised judgements (play.judge_on, keyed by the seat's view.Table) answer exactly as fresh ones, and so do
+the listings, annotations and forbidden last cards built on them: rule hooks see nothing but a PlayView, so a
+judgement made at one state stands at every state with an equal Table."""
 import random
 from contextlib import contextmanager
 
@@ -10,6 +10,7 @@ from referee import actors, advance, annotate, forbidden_last, instantiate, lega
 from referee.legal import options
 from referee.moves import Move, parse_move
 from referee.play import _judge, judge_play
+from referee.view import table_of
 from referee.presets import PRESETS
 from referee.rules.base import Rejection
 
@@ -30,9 +31,7 @@ def fresh_memos(rules):
 def outcome(plan):
     if isinstance(plan, Rejection):
         return plan
-    c = plan.ctx
-    return (c.seat, c.reading, c.field, c.reversed, c.declared, c.declined, c.special, c.left_after, c.as_map,
-            plan.field_reading, plan.effects, plan.void)
+    return (plan.view, plan.seat, plan.left_after, plan.field_reading, plan.effects, plan.void)
 
 
 def check_position(st, seat, rng):
@@ -51,7 +50,10 @@ def check_position(st, seat, rng):
         for with_effects in (True, False):
             memoised = judge_play(st, mv, with_effects)
             if mv.cards and not st.unheld(seat, mv.cards):
-                assert outcome(memoised) == outcome(_judge(st, mv, with_effects)), proposal
+                left_after = st.left(seat) - mv.cards.bit_count()
+                with fresh_memos(st.rules):
+                    fresh = _judge(table_of(st, seat), st.rules, mv, left_after, with_effects)
+                assert outcome(memoised) == outcome(fresh), proposal
 
 
 @PROFILE

@@ -1,8 +1,9 @@
 """The merge rules of effects that meet on one play (referee/effects.py ``fold``, referee/resolution.py)."""
 from referee.effects import ClearLocks, Cut, Lock, RankLock, Reverse, Revolution, Skip, Unlock
 from referee.resolution import resolve, write
-from referee.rules.base import PlayContext
+from referee.play import Plan
 from referee.shapes import readings
+from referee.view import PlayView, table_of
 
 from .helpers import game
 
@@ -13,10 +14,10 @@ def _resolved(effects, **state):
         from referee.state import replace
         st = replace(st, **state)
     reading = readings(0b1111 << 4, frozenset())[0]
-    ctx = PlayContext(st, 0, reading, None, st.reversed, frozenset(), frozenset(), None, 0)
-    res = resolve(st, ctx, effects)
+    plan = Plan(PlayView(table_of(st, 0), reading), 0, 0, reading, tuple(effects), ())
+    res = resolve(st, plan)
     new = st.clone()
-    write(new, st, res, ())
+    write(new, st, res, (), reading.n)
     return res, new
 
 

@@ -1,0 +1,140 @@
+"""What a rule sees of a play: a ``PlayView``, one immutable value that is also the key its answers are memoised
+under (docs/engine-core.md, "The memo and why it is safe").
+
+A ``Table`` is the position as the play rules see it: the field, the order, the locks, whether this is the trick's
+second play, the revolution threshold and the cards the seat's plays must include. ``table_of`` is the one place
+that reads a State to build it. A ``PlayView`` adds the play: its reading, the special play that admitted it, what
+it declines and the joker readings asked for. The play hooks (``legality``, ``special_play``, ``after_play``,
+``finish_verdict``) receive a PlayView and nothing else, so whatever they answer is a function of that value and
+the rule's params, and memoising it under the value cannot go wrong: a hook that reaches for anything else (a
+hand, the seat, the finish order) meets an AttributeError on its first call.
+
+Both are plain classes with slots (compiled: native classes, read field by field) whose hash is worked out once,
+when they are built: memo keys hold them and hash them on every look-up.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .shapes import Reading
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+class Table:
+    """The position a play is judged against: everything a play rule may read besides the play."""
+    __slots__ = ("field", "revolution", "jack_back", "lock_kind", "lock_suits", "rank_lock", "second_play",
+                 "revolution_min", "required", "_hash")
+    field: Reading | None     # the field's reading (None on a lead)
+    revolution: bool
+    jack_back: bool
+    lock_kind: str | None     # "exact" (suit_lock), "partial" (partial_suit_lock) or None
+    lock_suits: int
+    rank_lock: bool
+    second_play: bool         # the play would be the trick's second
+    revolution_min: int       # fewest cards of a revolution (raised by great_revolution / nuclear_bomb)
+    required: int             # cards every play of the seat must include now (first_card's required_cards)
+    _hash: int
+
+    def __init__(self, field: Reading | None, revolution: bool, jack_back: bool, lock_kind: str | None,
+                 lock_suits: int, rank_lock: bool, second_play: bool, revolution_min: int, required: int) -> None:
+        self.field, self.revolution, self.jack_back, self.lock_kind = field, revolution, jack_back, lock_kind
+        self.lock_suits, self.rank_lock, self.second_play = lock_suits, rank_lock, second_play
+        self.revolution_min, self.required = revolution_min, required
+        self._hash = hash(self.values())
+
+    def values(self) -> tuple:
+        return (self.field, self.revolution, self.jack_back, self.lock_kind, self.lock_suits, self.rank_lock,
+                self.second_play, self.revolution_min, self.required)
+
+    @property
+    def reversed(self) -> bool:
+        return self.revolution != self.jack_back
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is Table and self._hash == other._hash
+                                 and self.values() == other.values())
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return ("Table(" + ", ".join(f"{k}={v!r}" for k, v in zip(Table.__slots__, self.values())) + ")")
+
+
+def table_of(st: State, seat: int) -> Table:
+    """The Table of ``seat``'s plays in ``st``. The seat enters only through the required cards, which the rules'
+    ``required_cards`` hooks work out (they are asked only before the match's first play)."""
+    required = 0
+    if st.first_play:
+        for module, params in st.rules.required_hooks:
+            required |= module.required_cards(st, seat, params)
+    f = st.field
+    return Table(None if f is None else f.reading, st.revolution, st.jack_back, st.lock_kind, st.lock_suits,
+                 st.rank_lock, st.trick_plays == 1, st.revolution_min, required)
+
+
+class PlayView:
+    """A play as the play rules see it: the Table and the play. ``field`` and ``reversed`` are the Table's, kept
+    here too because nearly every hook reads them."""
+    __slots__ = ("table", "reading", "special", "declined", "as_map", "field", "reversed", "_hash")
+    table: Table
+    reading: Reading          # the played cards as read
+    special: str | None       # the special play rule that admitted it (sandstorm, spade3, attach_revolution)
+    declined: frozenset       # effects the player declines (an optional jack_back)
+    as_map: tuple             # the joker readings the proposal asked for ((joker, rank, suit or -1), ...)
+    field: Reading | None
+    reversed: bool
+    _hash: int
+
+    def __init__(self, table: Table, reading: Reading, special: str | None = None, declined: frozenset = frozenset(),
+                 as_map: tuple = ()) -> None:
+        self.table, self.reading, self.special, self.declined, self.as_map = table, reading, special, declined, as_map
+        self.field = table.field
+        self.reversed = table.revolution != table.jack_back
+        self._hash = hash((table._hash, reading, special, declined, as_map))
+
+    def with_special(self, special: str | None, reading: Reading) -> PlayView:
+        return PlayView(self.table, reading, special, self.declined, self.as_map)
+
+    @property
+    def revolution(self) -> bool:
+        return self.table.revolution
+
+    @property
+    def lock_kind(self) -> str | None:
+        return self.table.lock_kind
+
+    @property
+    def lock_suits(self) -> int:
+        return self.table.lock_suits
+
+    @property
+    def rank_lock(self) -> bool:
+        return self.table.rank_lock
+
+    @property
+    def second_play(self) -> bool:
+        return self.table.second_play
+
+    @property
+    def revolution_min(self) -> int:
+        return self.table.revolution_min
+
+    @property
+    def required(self) -> int:
+        return self.table.required
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is PlayView and self._hash == other._hash
+                                 and self.reading == other.reading and self.table == other.table
+                                 and self.special == other.special and self.declined == other.declined
+                                 and self.as_map == other.as_map)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return (f"PlayView(table={self.table!r}, reading={self.reading!r}, special={self.special!r}, "
+                f"declined={self.declined!r}, as_map={self.as_map!r})")
