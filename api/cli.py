@@ -24,8 +24,10 @@ def register(subparsers) -> None:
 
 
 def cmd_serve(args) -> int:
+    from referee.compiled import build
     from service.supervisor import Supervisor
 
+    print(f"referee: {build()[1]}", file=sys.stderr, flush=True)
     sup = Supervisor()
     sup.handle_signals()
     url = sup.start_storage()

@@ -219,6 +219,8 @@ def main(argv=None) -> int:
                     help="default: the embedded Redis, as `referee serve` starts without REDIS_URL")
     ap.add_argument("--replay-events", type=int, default=2000, help="then time GET …/replay in a game this long (0: no)")
     args = ap.parse_args(argv)
+    from referee.compiled import build
+    print(f"engine: {build()[1]}", flush=True)  # a benchmark says what it measures
 
     prefix = f"referee-bench-{secrets.token_hex(4)}"
     port = free_port()

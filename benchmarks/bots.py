@@ -42,6 +42,8 @@ def main():
     parser.add_argument("--playouts", type=int, default=24, help="mc playout cap per decision")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    from referee.compiled import build
+    print(f"engine: {build()[1]}", flush=True)  # a benchmark says what it measures
     relax_gc()  # as the service, workers and tournaments run the engine
     rows = []
     for preset in PRESETS:

@@ -83,6 +83,8 @@ def main():
     parser.add_argument("--playouts", type=int, default=24, help="mc playout cap per decision")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    from referee.compiled import build
+    print(f"engine: {build()[1]}", flush=True)  # a benchmark says what it measures
     # per preset and tree: [cpu seconds, playouts] pooled, and each round's playouts per second
     pooled = {(p, t): [0.0, 0] for p in PRESETS for t in ("this", "that")}
     ratios: dict[str, list[float]] = {p: [] for p in PRESETS}

@@ -305,6 +305,8 @@ def main(argv=None):
     parser.add_argument("--plies", type=int, default=3000, help="plies profiled by --profile")
     parser.add_argument("--path", choices=sorted(PATHS), default="full", help="what --just-play plays")
     args = parser.parse_args(argv)
+    from referee.compiled import build
+    print(f"engine: {build()[1]}", flush=True)  # a benchmark says what it measures
     relax_gc()  # as the service, workers and tournaments run the engine
     if args.profile:
         profile(args.profile, args.plies, args.top)

@@ -97,6 +97,9 @@ def main(argv=None) -> None:
     ap.add_argument("--redis", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15"))
     ap.add_argument("--inside", choices=("moves", "healthz"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if not args.inside:
+        from referee.compiled import build
+        print(f"engine: {build()[1]}", flush=True)
     if args.inside:
         measured(args.inside, args.requests, args.redis)
         return

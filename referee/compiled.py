@@ -23,7 +23,7 @@ from importlib.abc import MetaPathFinder
 from pathlib import Path
 
 ENGINE = ("annotate", "candidates", "cards", "core", "decisions", "effects", "engine", "flow", "legal", "memo", "moves",
-          "play", "resolution", "ruleset", "shapes", "state", "state_fields", "verdict")
+          "play", "resolution", "ruleset", "shapes", "state", "state_fields", "verdict", "view")
 HERE = Path(__file__).parent
 # the engine's hot modules and every rule module (rules.base's context and rejection included)
 COMPILED = ENGINE + tuple(f"rules.{p.stem}" for p in sorted((HERE / "rules").glob("*.py")) if p.stem != "__init__")
@@ -108,6 +108,20 @@ def usable() -> bool:
 def guard() -> bool:
     """Called first thing by referee/__init__, before any engine module is imported."""
     return ENGINE_GROUP.guard()
+
+
+def build() -> tuple[str, str]:
+    """How the engine runs in this process, said aloud by ``referee serve`` and every benchmark: ("compiled" |
+    "pure" | "stale", a sentence). Stale: a compiled build exists but a source changed since, so it runs as pure
+    Python (several times slower) until ``pip install -e .`` compiles it again."""
+    if running_compiled():
+        return "compiled", "the engine runs compiled (mypyc)"
+    if not compiled_modules():
+        return "pure", "the engine runs as pure Python (no compiled build: no C compiler, or REFEREE_PURE=1 at install)"
+    if os.environ.get("REFEREE_PURE"):
+        return "pure", "the engine runs as pure Python (REFEREE_PURE=1)"
+    return "stale", ("the engine runs as pure Python: its compiled build is stale (a source changed since it was "
+                     "built; pip install -e . compiles it again)")
 
 
 def running_compiled(module: str = "legal") -> bool:

@@ -109,7 +109,9 @@ def _pass(st: State, seat: int, log):
         return ended
     quiet = flow.quiet_pass(st, seat)
     if quiet is not None:  # most passes: the trick goes on
-        return copied(st, {"turn": quiet[0], "passed": quiet[1], "idle": idle})
+        new = st.clone()
+        new.turn, new.passed, new.idle = quiet[0], quiet[1], idle
+        return new
     return copied(st, flow.trick_end(st, seat, idle, log))
 
 

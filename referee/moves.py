@@ -9,6 +9,11 @@ from .errors import InputError
 ACTIONS: Final = ("play", "pass", "give", "discard", "take", "request", "cut_back")
 ANNOTATIONS: Final = ("effects", "kinds", "forbidden_finish")  # referee.annotate's keys: an echoed entry is accepted
 FIELDS: Final = {"seat", "action", "cards", "as", "declare", "decline", "rank", "count", "expected_seq", *ANNOTATIONS}
+# The fields each action takes besides seat, action, expected_seq and an echoed annotation: anything else is a
+# bad_move naming the field (a pass carrying cards would otherwise be stored in the log as it came).
+TAKES: Final = {"play": ("cards", "as", "declare", "decline"), "pass": (), "give": ("cards",), "discard": ("cards",),
+                "take": ("cards",), "request": ("rank", "count"), "cut_back": ("cards",)}
+COMMON: Final = frozenset({"seat", "action", "expected_seq", *ANNOTATIONS})
 
 
 class Move:
@@ -114,6 +119,11 @@ def parse_move(obj) -> Move:
         raise InputError("bad_move", "seat must be a seat number (0, 1, ...)")
     if action not in ACTIONS:
         raise InputError("bad_move", f"action must be one of {', '.join(ACTIONS)}, not {action!r}")
+    for key in obj:
+        value = obj[key]
+        if key not in COMMON and key not in TAKES[action] and value is not None and value != [] and value != {}:
+            takes = ", ".join(("seat", "action") + TAKES[action])
+            raise InputError("bad_move", f"a {action} takes no {key!r}: a {action} takes {takes} (and expected_seq)")
     count = obj.get("count")
     if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
         raise InputError("bad_move", "count must be a positive whole number")

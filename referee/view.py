@@ -9,8 +9,8 @@ it declines and the joker readings asked for. The play hooks (``legality``, ``sp
 the rule's params, and memoising it under the value cannot go wrong: a hook that reaches for anything else (a
 hand, the seat, the finish order) meets an AttributeError on its first call.
 
-Both are plain classes with slots (compiled: native classes, read field by field) whose hash is worked out once,
-when they are built: memo keys hold them and hash them on every look-up.
+Both are plain classes with slots (compiled: native classes, read field by field) whose hash is worked out once
+(a Table's when it is built, a PlayView's when first asked): memo keys hold them and hash them on every look-up.
 """
 from __future__ import annotations
 
@@ -60,7 +60,11 @@ class Table:
         return self._hash
 
     def __repr__(self) -> str:
-        return ("Table(" + ", ".join(f"{k}={v!r}" for k, v in zip(Table.__slots__, self.values())) + ")")
+        return "Table(" + ", ".join(f"{k}={v!r}" for k, v in zip(TABLE_FIELDS, self.values())) + ")"
+
+
+TABLE_FIELDS = ("field", "revolution", "jack_back", "lock_kind", "lock_suits", "rank_lock", "second_play",
+                "revolution_min", "required")
 
 
 def table_of(st: State, seat: int) -> Table:
@@ -86,14 +90,14 @@ class PlayView:
     as_map: tuple             # the joker readings the proposal asked for ((joker, rank, suit or -1), ...)
     field: Reading | None
     reversed: bool
-    _hash: int
+    _hash: int                # 0 until hashed (most views are only read: the effects memo hashes a few)
 
     def __init__(self, table: Table, reading: Reading, special: str | None = None, declined: frozenset = frozenset(),
                  as_map: tuple = ()) -> None:
         self.table, self.reading, self.special, self.declined, self.as_map = table, reading, special, declined, as_map
         self.field = table.field
         self.reversed = table.revolution != table.jack_back
-        self._hash = hash((table._hash, reading, special, declined, as_map))
+        self._hash = 0
 
     def with_special(self, special: str | None, reading: Reading) -> PlayView:
         return PlayView(self.table, reading, special, self.declined, self.as_map)
@@ -127,13 +131,15 @@ class PlayView:
         return self.table.required
 
     def __eq__(self, other: object) -> bool:
-        return self is other or (type(other) is PlayView and self._hash == other._hash
-                                 and self.reading == other.reading and self.table == other.table
-                                 and self.special == other.special and self.declined == other.declined
-                                 and self.as_map == other.as_map)
+        return self is other or (type(other) is PlayView and self.reading == other.reading
+                                 and self.table == other.table and self.special == other.special
+                                 and self.declined == other.declined and self.as_map == other.as_map)
 
     def __hash__(self) -> int:
-        return self._hash
+        h = self._hash
+        if not h:
+            h = self._hash = hash((self.table._hash, self.reading, self.special, self.declined, self.as_map)) or 1
+        return h
 
     def __repr__(self) -> str:
         return (f"PlayView(table={self.table!r}, reading={self.reading!r}, special={self.special!r}, "
