@@ -44,6 +44,10 @@ def _started(memo: dict, live: OrderedDict) -> None:
 EFFECTS_SIZE: Final = 1 << 14
 live_effect_memos: Final[OrderedDict] = OrderedDict()
 
+# The canonical view.Tables of a ruleset (view.table_of), bounded the same way.
+TABLES_SIZE: Final = 1 << 12
+live_tables: Final[OrderedDict] = OrderedDict()
+
 
 GC_THRESHOLDS: Final = (100_000, 50, 100)
 

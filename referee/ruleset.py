@@ -19,7 +19,7 @@ class Ruleset:
                  "extra_hooks", "decline_hooks", "declinable", "trust_hooks", "on_finish_hooks", "finishers", "leader_hooks",
                  "queue_hooks", "count_hooks", "tie_breakers", "pass_hooks", "cut_hooks", "suits_matter",
                  "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key", "_hash", "memo", "moves_memo",
-                 "effects_memo")
+                 "effects_memo", "tables")
 
     def __init__(self, preset: str, params: dict):
         self.preset = preset
@@ -76,6 +76,7 @@ class Ruleset:
         self.memo: dict = {}              # play judgements under these rules (play.judge_on)
         self.moves_memo: dict = {}        # the legal plays a card set yields, and annotations (legal, annotate)
         self.effects_memo: dict = {}      # the after_play answers for a PlayView (play._fired)
+        self.tables: dict = {}            # one view.Table per value (view.table_of)
         self._key = (preset, tuple(sorted((k, tuple(sorted(v.items()))) for k, v in params.items())))
         self._hash = hash(self._key)
 

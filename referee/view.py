@@ -14,18 +14,23 @@ Both are plain classes with slots (compiled: native classes, read field by field
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from itertools import count
+from typing import TYPE_CHECKING, Final
 
+from .memo import TABLES_SIZE, live_tables, remember
 from .shapes import Reading
 
 if TYPE_CHECKING:
     from .state import State
 
 
+_numbers: Final = count(1)
+
+
 class Table:
     """The position a play is judged against: everything a play rule may read besides the play."""
     __slots__ = ("field", "revolution", "jack_back", "lock_kind", "lock_suits", "rank_lock", "second_play",
-                 "revolution_min", "required", "_hash")
+                 "revolution_min", "required", "_hash", "number")
     field: Reading | None     # the field's reading (None on a lead)
     revolution: bool
     jack_back: bool
@@ -36,6 +41,8 @@ class Table:
     revolution_min: int       # fewest cards of a revolution (raised by great_revolution / nuclear_bomb)
     required: int             # cards every play of the seat must include now (first_card's required_cards)
     _hash: int
+    number: int               # this Table's own number, never given to another: memo keys hold it (an int hashes
+                              # and compares in C); equal tables made apart have different numbers and only miss
 
     def __init__(self, field: Reading | None, revolution: bool, jack_back: bool, lock_kind: str | None,
                  lock_suits: int, rank_lock: bool, second_play: bool, revolution_min: int, required: int) -> None:
@@ -43,6 +50,7 @@ class Table:
         self.lock_suits, self.rank_lock, self.second_play = lock_suits, rank_lock, second_play
         self.revolution_min, self.required = revolution_min, required
         self._hash = hash(self.values())
+        self.number = next(_numbers)
 
     def values(self) -> tuple:
         return (self.field, self.revolution, self.jack_back, self.lock_kind, self.lock_suits, self.rank_lock,
@@ -75,8 +83,17 @@ def table_of(st: State, seat: int) -> Table:
         for module, params in st.rules.required_hooks:
             required |= module.required_cards(st, seat, params)
     f = st.field
-    return Table(None if f is None else f.reading, st.revolution, st.jack_back, st.lock_kind, st.lock_suits,
-                 st.rank_lock, st.trick_plays == 1, st.revolution_min, required)
+    field = None if f is None else f.reading
+    values = (field, st.revolution, st.jack_back, st.lock_kind, st.lock_suits, st.rank_lock, st.trick_plays == 1,
+              st.revolution_min, required)
+    # one Table per value and ruleset, so that one value keeps one number (the memos' keys) while it is remembered
+    tables = st.rules.tables
+    table = tables.get(values)
+    if table is None:
+        table = remember(tables, values, Table(field, st.revolution, st.jack_back, st.lock_kind, st.lock_suits,
+                                               st.rank_lock, st.trick_plays == 1, st.revolution_min, required),
+                         TABLES_SIZE, live_tables)
+    return table
 
 
 class PlayView:

@@ -1,4 +1,8 @@
-"""The real Redis the service, web and bot tests share: the machine's if it answers, and the cleanup of a run's keys."""
+"""The real Redis the service, web and bot tests share, and the cleanup of a run's keys.
+
+By default the suite starts its own embedded Redis in a temp dir and never touches a server it did not start (a
+Redis at 127.0.0.1:6379 is its owner's). Setting REFEREE_TEST_REDIS_URL opts in to an existing server; the
+suite then removes every key it wrote there."""
 from __future__ import annotations
 
 import os
@@ -6,21 +10,19 @@ import tempfile
 
 import redis
 
-TEST_DB = int(os.environ.get("REFEREE_TEST_DB", "13"))
 
 
 def machine_redis() -> str | None:
-    """The machine's Redis (127.0.0.1:6379, a test db) if it answers, else None (start an embedded one)."""
-    url = os.environ.get("REFEREE_TEST_REDIS_URL", f"redis://127.0.0.1:6379/{TEST_DB}")
-    try:
-        redis.Redis.from_url(url, socket_connect_timeout=1).ping()
-        return url
-    except redis.exceptions.RedisError:
+    """The Redis the user opted in to (REFEREE_TEST_REDIS_URL), else None: start an embedded one."""
+    url = os.environ.get("REFEREE_TEST_REDIS_URL")
+    if not url:
         return None
+    redis.Redis.from_url(url, socket_connect_timeout=1).ping()  # opted in: a server that does not answer is an error
+    return url
 
 
 def real_redis_url(prefix: str):
-    """For a session fixture: yields the machine's Redis URL, or that of an embedded server it starts and stops."""
+    """For a session fixture: yields the opted-in Redis URL, or that of an embedded server it starts and stops."""
     from service.redis_conn import embedded_url, start_embedded, stop_embedded
 
     url = machine_redis()

@@ -72,4 +72,5 @@ def test_the_table_is_the_whole_memo_key():
         "rank_lock": False, "second_play": False, "revolution_min": 0, "required": 0}
     mv = Move(0, "play", 1 << parse("S3"))
     judge_on(table, st.rules, mv, 2)
-    assert any(k[0] is table or k[0] == table for k in st.rules.memo)
+    assert any(k[0] == table.number for k in st.rules.memo)
+    assert table_of(st, 0) is table  # one Table per value: its number stands for the value in every memo key

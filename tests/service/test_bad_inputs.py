@@ -83,6 +83,11 @@ CASES = [
      "stale_seq"),
     ("move-expected-seq-negative", "POST", "/v1/games/{gid}/moves", MOVE % ', "expected_seq": -1', {}, 400,
      "invalid_request"),
+    # fields the action does not take: never judged, never stored
+    ("pass-with-cards", "POST", "/v1/games/{gid}/moves", '{"seat": 0, "action": "pass", "cards": ["H5"]}', {}, 400,
+     "bad_move"),
+    ("play-with-rank", "POST", "/v1/games/{gid}/moves", MOVE % ', "rank": "5"', {}, 400, "bad_move"),
+    ("judge-play-with-count", "POST", "/v1/games/{gid}/judge", MOVE % ', "count": 2', {}, 400, "bad_move"),
     # long URLs: a JSON 414 from the app (gunicorn is configured to let them through, see test_limits.py)
     ("long-query", "GET", "/v1/games/{gid}/events?x=" + "a" * 10_000, None, {}, 414, "url_too_long"),
     ("long-path", "GET", "/v1/games/" + "a" * 10_000, None, {}, 414, "url_too_long"),

