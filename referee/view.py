@@ -113,11 +113,8 @@ class PlayView:
                  as_map: tuple = ()) -> None:
         self.table, self.reading, self.special, self.declined, self.as_map = table, reading, special, declined, as_map
         self.field = table.field
-        self.reversed = table.revolution != table.jack_back
+        self.reversed = table.reversed
         self._hash = 0
-
-    def with_special(self, special: str | None, reading: Reading) -> PlayView:
-        return PlayView(self.table, reading, special, self.declined, self.as_map)
 
     @property
     def revolution(self) -> bool:

@@ -1,8 +1,7 @@
 """The suite keeps to itself: without REFEREE_TEST_REDIS_URL it starts its own embedded Redis and sends not one
 command to a Redis it did not start. Checked for real: a small slice of the service tests runs in a child
 pytest while a Redis of "the user's" (started here, on a port of its own) counts the commands it receives;
-the child is pointed at it the only ways a user's machine would (REDIS_URL, a server at a well-known address
-being simply there), never by the opt-in."""
+the child has REDIS_URL pointing at it, as a user's shell may, and no opt-in."""
 import os
 import subprocess
 import sys
