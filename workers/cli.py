@@ -28,14 +28,13 @@ def register(subparsers) -> None:
 
 
 def cmd_worker(args) -> int:
-    from rq import SimpleWorker, Worker
-
     from service import logs
     from service.reaper import BotReaper, run_in_thread
     from service.redis_conn import connect, connect_store, embedded_url, start_embedded, stop_embedded
     from service.scheduler import BotScheduler
     from service.settings import Settings
     from service.store import GameStore
+    from workers.rq_worker import PromptForkWorker, PromptSimpleWorker
 
     logs.configure()
     settings = Settings.from_env()
@@ -44,7 +43,7 @@ def cmd_worker(args) -> int:
     if not url:
         embedded = start_embedded(settings.data_dir, settings.appendfsync)  # joins a running serve's
         url = embedded_url(embedded)
-    cls = Worker if args.fork else SimpleWorker
+    cls = PromptForkWorker if args.fork else PromptSimpleWorker
     worker = cls([settings.queue_name], connection=connect(url, decode=False))
     # the reaper has its own connections: it runs in a thread next to the job being played
     scheduler = BotScheduler(connect(url, decode=False), settings.queue_name, settings.key_prefix)

@@ -139,8 +139,11 @@ def test_kill_9_of_serve_leaves_no_orphan_and_a_new_serve_serves_every_game(serv
     assert "redis-server" in names and "gunicorn" in names and "cli worker" in names, names
     kill9(s.pid)
     s.proc.wait(timeout=10)
-    wait_until(lambda: not [p for p in family if alive(p)], 40,
-               "redis-server, gunicorn and the worker to exit with their supervisor")
+    survivors = lambda: [f"{p} {cmdline_of(p)}" for p in family if alive(p)]  # noqa: E731
+    try:
+        wait_until(lambda: not survivors(), 40, "redis-server, gunicorn and the worker to exit with their supervisor")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}; still running: {survivors()}") from None
     again = serve(data=tmp_path / "data")
     assert "stale" not in again.text()  # nothing was left to adopt
     for game, before in zip(games, states):

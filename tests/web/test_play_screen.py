@@ -9,6 +9,7 @@ import re
 import time
 
 import requests
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .test_page import cardname, wait_ready
 
@@ -17,12 +18,12 @@ NAMES = ["Aoi", "Ren", "Mei", "Sora"]
 RAW_CODE = re.compile(r"\b(?:[SHDC][3-9TJQKA2]|JK[12])\b")
 
 
-def tap(page, target):
+def tap(page, target, timeout=None):
     loc = page.locator(target) if isinstance(target, str) else target
     if page.touch:
-        loc.tap()
+        loc.tap(timeout=timeout)
     else:
-        loc.click()
+        loc.click(timeout=timeout)
 
 
 def deal(fixed: dict[int, list[str]], jokers=2) -> list[list[str]]:
@@ -126,7 +127,10 @@ def test_a_nanko_deal_by_clicking_only_stays_on_one_screen(screen, live):
         assert_on_one_screen(page)
         options = page.locator("#options .option")
         if options.count():
-            tap(page, options.first)
+            try:  # the bots' moves re-render the options: gone again means the turn moved on; look again
+                tap(page, options.first, timeout=3000)
+            except PlaywrightTimeout:
+                continue
             if page.get_attribute("body", "data-seq") == str(seq):
                 tap(page, "#act")
         elif page.locator("#pass:not([disabled])").count():
