@@ -8,8 +8,8 @@
 Random self-play: RLCard steps its ``doudizhu`` environment with a random legal action (what its RandomAgent
 does); ours enumerates ``legal_moves`` of an acting seat and ``apply``-s a random one every ply, every effect
 and event built as the service would ("uecda"), and, as bots and playouts do, takes a random one of
-``options`` and ``advance``-s it, every effect applied but no verdict or event built ("uecda core"), and the same
-on a ``core.Game`` changed in place, as the mc playouts play ("uecda in place"). The
+``options`` and ``advance``-s it, every effect applied but no verdict or event built ("uecda core"), as the mc
+playouts play. The
 contestants run in interleaved slices (round after round, each contestant one slice of CPU time,
 ``time.process_time``) so that a noisy shared machine slows all alike; the
 table gives each one's rate over all rounds and its ratio to RLCard's (with the spread of the per-round
@@ -29,7 +29,6 @@ import statistics
 import time
 
 from referee import actors, advance, apply, instantiate, judge, legal_moves, new_game, next_deal, replay
-from referee.core import Game
 from referee.legal import options
 from referee.memo import relax_gc
 from referee.presets import DEFAULT_PLAYERS
@@ -77,26 +76,7 @@ class OursCore(Ours):
         self.st = advance(self.st, instantiate(move, self.rng) if isinstance(move, dict) else move)
 
 
-class OursInPlace(Ours):
-    """The mc playouts' path: ``options`` and a ``core.Game`` changed in place (the plainest moves are written into
-    the game's own State, the rest go through ``advance``)."""
-
-    def __init__(self, preset: str, seed: int = 0):
-        super().__init__(preset, seed)
-        self.name = f"{preset} in place"
-        self.game = Game(self.st)
-
-    def step(self):
-        acting = self.game.actors()
-        if not acting:
-            self.game = Game(self._new())
-            acting = self.game.actors()
-        seat = self.rng.choice(acting)
-        move = self.rng.choice(self.game.options(seat))
-        self.game.advance(instantiate(move, self.rng) if isinstance(move, dict) else move)
-
-
-PATHS = {"full": Ours, "core": OursCore, "in-place": OursInPlace}
+PATHS = {"full": Ours, "core": OursCore}
 
 
 class RLCardDouDizhu:
@@ -321,10 +301,9 @@ def main(argv=None):
         return
     rl = rlcard_or_none(0)
     contestants = ([rl] if rl else []) + [Ours(p, i) for i, p in enumerate(PRESETS)] + [
-        OursCore(p, i) for i, p in enumerate(PRESETS)] + [OursInPlace(p, i) for i, p in enumerate(PRESETS)]
+        OursCore(p, i) for i, p in enumerate(PRESETS)]
     print(f"random self-play, {args.rounds} rounds × {args.slice:g} s CPU per contestant, interleaved "
           f"(ours: legal_moves + apply every ply, verdicts and events built; 'core': options + advance; "
-          f"'in place': options + core.Game.advance; "
           f"RLCard: env.step of a random legal action)")
     print_table(interleaved(contestants, args.rounds, args.slice), rl.name if rl else None)
     print()

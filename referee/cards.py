@@ -10,11 +10,6 @@ from typing import Final
 
 from .errors import InputError
 
-try:
-    from mypy_extensions import i64  # a native 64-bit int, compiled (mypyc); a plain int otherwise
-except ImportError:  # installed without mypy (pure Python)
-    i64 = int  # type: ignore[misc, assignment]
-
 SUITS: Final = "SHDC"
 RANKS: Final = "3456789TJQKA2"
 JOKER1: Final = 52
@@ -119,18 +114,8 @@ def codes(mask: int) -> list[str]:
 
 
 def count(mask: int) -> int:
-    """How many cards ``mask`` holds. Counted in integer steps on the 56 bits a card set fits in: compiled, these
-    run natively on 64-bit ints, where ``int.bit_count`` is a method call through the interpreter."""
-    if mask >> 56 or mask < 0:
-        return mask.bit_count()
-    m: i64 = mask
-    x = m - (m >> 1 & 0x55555555555555)
-    x = (x & 0x33333333333333) + (x >> 2 & 0x33333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F
-    x += x >> 8
-    x += x >> 16
-    x += x >> 32
-    return x & 0x7F
+    """How many cards ``mask`` holds."""
+    return mask.bit_count()
 
 
 def deck(jokers: int) -> int:

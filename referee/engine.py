@@ -74,10 +74,10 @@ def _played(st: State, plan: Plan) -> tuple:
 
 
 def write_play(st: State, new: State, plan: Plan) -> bool:
-    """Write the legal play ``plan`` of ``st`` onto ``new``, a copy of ``st`` or ``st`` itself (core.Game: all is
-    read before anything is written): its cards, its effects folded and, when it leaves nothing to decide, cut,
-    skip or finish, the next turn (who may take it changes only with the direction): True. Else ``turn`` is None
-    and ``after`` says what is left (``proceed``): False."""
+    """Write the legal play ``plan`` of ``st`` onto ``new``, the copy of ``st`` this move makes: its cards, its
+    effects folded and, when it leaves nothing to decide, cut, skip or finish, the next turn (who may take it
+    changes only with the direction): True. Else ``turn`` is None and ``after`` says what is left (``proceed``):
+    False."""
     played = _played(st, plan)
     went_out = ((plan.seat, flow.forbidden_reason(st.rules, plan.view, plan.effects)),) if plan.left_after == 0 else ()
     # the effects fold on the state the play was judged at: folds read only the order and who is still playing

@@ -54,9 +54,9 @@ def resolve(st: State, plan: Plan) -> Resolution:
 
 
 def write(new: State, st: State, res: Resolution, went_out: tuple, cards: int) -> After | None:
-    """Write the resolution of a play of ``st`` onto ``new``, a copy of ``st`` or ``st`` itself (core.Game: the
-    folds have read it already); ``cards``: how many the play put down. Returns the play's remaining steps,
-    ``after`` (None when the turn just moves on to the next seat)."""
+    """Write the resolution of a play of ``st`` onto ``new``, the copy of ``st`` this move makes; ``cards``: how
+    many the play put down. Returns the play's remaining steps, ``after`` (None when the turn just moves on to the
+    next seat)."""
     queue = tuple(res.queue)
     # nothing to decide, cut, skip or finish: the turn just moves on (``after`` None; engine.write_play moves it)
     after = new_tuple(After, (res.seat, res.cut, res.skip, went_out, False, cards)) \

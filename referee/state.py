@@ -108,8 +108,8 @@ class After(NamedTuple):
 
 
 class State:
-    """The whole state of a game. Immutable to all but the engine: every move makes a new State (``copied``),
-    and only ``core.Game`` writes its own private one in place. Compiled, it is a native class: its fields are
+    """The whole state of a game. Immutable: every move makes a new State (``copied``, or a ``clone`` the move
+    fills in before anyone else sees it). Compiled, it is a native class: its fields are
     read straight from the object and a copy is filled field by field, both several times cheaper than through
     an instance dictionary."""
     rules: "Ruleset"

@@ -1,4 +1,4 @@
-"""core.Game, a game changed in place, passes through the very states ``advance`` makes, rejects what it
+"""core.Game, a position moved by ``advance``, passes through the very states ``advance`` makes, rejects what it
 rejects, and leaves the states it handed out (snapshots, copies, the states it started from) as they were."""
 import random
 
@@ -79,22 +79,22 @@ def test_a_copy_branches_and_the_start_state_is_left_alone():
     assert same(game.live, at_branch)
 
 
-def test_quiet_moves_are_written_in_place():
-    """A pass that keeps the trick going and a play that fires nothing change the game's own State (no copy):
-    the point of the in-place game."""
+def test_every_move_makes_a_new_state_and_leaves_the_last_one_as_it_was():
+    """Passes and plays that fire nothing too: a State the game handed out never changes afterwards."""
     st, _ = new_game("uecda", None, ["a", "b", "c", "d", "e"], 5)
     game = Game(st)
     rng = random.Random(5)
-    in_place = {"pass": 0, "play": 0}
+    moved = {"pass": 0, "play": 0}
     for _ in range(300):
         acting = game.actors()
         if not acting:
             break
         before = game.live
+        frozen = before.values()
         move = rng.choice(game.options(acting[0]))
         if isinstance(move, dict):
             move = instantiate(move, rng)
         assert game.advance(move) is None
-        if game.live is before:
-            in_place[move.action] += 1
-    assert in_place["pass"] > 20 and in_place["play"] > 20, in_place
+        assert game.live is not before and before.values() == frozen, move
+        moved[move.action] += 1
+    assert moved["pass"] > 20 and moved["play"] > 20, moved
