@@ -1,5 +1,4 @@
 """The three presets of RULES.md §8, as data: rule id → parameters (absent = off)."""
-from .rules import capital_fall
 
 UECDA: dict[str, dict] = {
     "jokers": {"count": 1},
@@ -71,5 +70,6 @@ GEKIFUGO: dict[str, dict] = {
 PRESETS = {"uecda": UECDA, "nanko": NANKO, "gekifugo": GEKIFUGO}
 # Seats a preset is usually played with, for tools that do not say (UECda's server plays 5).
 DEFAULT_PLAYERS = {"uecda": 5, "nanko": 4, "gekifugo": 4}
-# The titles of the top and bottom places, where a preset renames them (else 大富豪 and 大貧民).
-TITLES: dict[str, tuple] = {"gekifugo": capital_fall.TITLES}
+# The titles of the top and bottom places, where a preset renames them (else 大富豪 and 大貧民). Titles follow the
+# preset, not its rules: nanko with capital_fall switched on still calls its top 大富豪.
+TITLES: dict[str, tuple] = {"gekifugo": ("檄富豪", "檄貧民")}

@@ -45,7 +45,7 @@ class Ruleset:
         self.field_shapes = (self.shapes, self.min_stairs)
         for m, p in hooks("field_shapes"):
             self.field_shapes = m.field_shapes(*self.field_shapes, p)
-        self.titles = next((m.TITLES for m in on if hasattr(m, "TITLES")), TITLES.get(preset))
+        self.titles = TITLES.get(preset)
         # the hooks asked of every judged play, kept as functions (no module attribute read per call):
         # (legality, params), (rule id, special_play, params), (finish_verdict, params)
         self.legality_hooks = tuple((m.legality, p) for m, p in hooks("legality"))

@@ -2,7 +2,7 @@
 from ..shapes import PLAIN_SHAPES
 from . import (attach_revolution, bloody_mary, capital_fall, cut_back, declarations_required, double_stairs,
                eight_cut, emperor, exchange, exchange_request, first_card, five_skip, flush_on_finish,
-               forbidden_finish, gekokujo, great_revolution, inflation, jack_back, jokers, lead_pass, nine_reverse,
+               forbidden_finish, gekokujo, great_revolution, inflation, jack_back, jokers, lead_pass, nine_cut, nine_reverse,
                nuclear_bomb, partial_suit_lock, pass_abort, pass_until_flush, rank_lock, resurrection, revolution,
                sandstorm, seven_pass, six_cut, skip_emperor, skip_stairs, spade3, stairs, suit_lock, ten_discard)
 
@@ -11,7 +11,7 @@ MODULES = (jokers, first_card, stairs, skip_stairs, double_stairs, emperor, skip
            suit_lock, partial_suit_lock, rank_lock,
            revolution, great_revolution, nuclear_bomb, attach_revolution, jack_back, nine_reverse,
            bloody_mary, resurrection, seven_pass, ten_discard,
-           spade3, sandstorm, eight_cut, six_cut, cut_back, five_skip,
+           spade3, sandstorm, eight_cut, six_cut, nine_cut, cut_back, five_skip,
            pass_until_flush, lead_pass, pass_abort,
            flush_on_finish, declarations_required, forbidden_finish, capital_fall, gekokujo,
            exchange, exchange_request, inflation)

@@ -3,19 +3,20 @@ from typing import Final
 
 from ..cards import codes
 from ..state import replace
+from .base import Param
 
 ID: Final = "capital_fall"
 NAME_JA = "都落ち"
 SUMMARY = ("From the second deal: if a player other than the previous deal's top finishes first, the previous top "
            "is ranked last at once and its cards are discarded; the deal goes on without it.")
-PARAMS: dict = {}
+PARAMS = {"trigger": Param("anyone", "who finishing first makes the top fall: anyone but the top (gekifugo), or "
+                           "only the previous deal's bottom", choices=("anyone", "bottom"))}
 ON_FINISH_ORDER = 1
-TITLES: tuple[str, str] = ("檄富豪", "檄貧民")  # the top and bottom places where the capital can fall (gekifugo's names)
 
 
 def on_finish(st, seat, place, log, params):
     """Someone other than the previous top went out first: the top falls to the last free place."""
-    top = fallen(st.previous_places, seat) if place == 1 else None
+    top = fallen(st.previous_places, seat, params["trigger"]) if place == 1 else None
     if top is None or not st.active(top):
         return st
     hand, unseen = st.hand(top), st.players[top].unknown
@@ -26,12 +27,15 @@ def on_finish(st, seat, place, log, params):
                    hidden_discards=st.hidden_discards + unseen)
 
 
-def fallen(previous_places, first_seat):
-    """The seat that falls when ``first_seat`` takes first place, or None."""
+def fallen(previous_places, first_seat, trigger="anyone"):
+    """The seat that falls when ``first_seat`` takes first place, or None (``trigger`` "bottom": only when
+    ``first_seat`` was last in the previous deal)."""
     if not previous_places or None in previous_places:
         return None
     top = previous_places.index(1)
-    return None if top == first_seat else top
+    if top == first_seat or trigger == "bottom" and previous_places[first_seat] != len(previous_places):
+        return None
+    return top
 
 
 def narrate(entry, seat_name, cards_text) -> str:

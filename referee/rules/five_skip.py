@@ -1,18 +1,20 @@
-"""5とばし (five skip): N fives skip the next N active players (コンボ when it comes back)."""
+"""5とばし (five skip): N fives skip the next N active players (コンボ when it comes back); K-skip and the like
+are the same rule with another rank."""
 from typing import Final
 
+from ..cards import RANKS
 from ..effects import Skip
 from ..view import PlayView
+from .base import Param
 
 ID: Final = "five_skip"
 NAME_JA = "5とばし"
 SUMMARY = ("A play with N fives skips the next N active players. If the skipping comes back round to the player "
            "(コンボ), it may play on its own cards or pass, which flushes the field and lets it lead.")
-PARAMS: dict = {}
+PARAMS = {"rank": Param("5", "the rank that skips (K: Kとばし); T is the 10", choices=tuple(RANKS))}
 DECLARABLE = True
-FIVE: Final = 2
 
 
 def after_play(view: PlayView, params):
-    n = view.reading.rank_count(FIVE)
+    n = view.reading.rank_count(RANKS.index(params["rank"]))
     return [Skip(ID, n)] if n else []

@@ -10,8 +10,10 @@ ID: Final = "revolution"
 NAME_JA = "革命"
 SUMMARY = "A play of enough cards toggles the order of strength (jokers stay strongest) until another revolution."
 PARAMS = {"min_group": Param(4, "fewest cards for a revolution by a group", lo=2, hi=8),
-          "min_stairs": Param(4, "fewest cards for a revolution by a sequence (UECda: 5)", lo=3, hi=13)}
+          "min_stairs": Param(4, "fewest cards for a revolution by a sequence (UECda: 5)", lo=3, hi=13),
+          "by_stairs": Param(True, "sequences make a revolution too (false: groups only)")}
 DECLARABLE = True
+NEVER: Final = 99  # more cards than any play holds
 ALIAS = "counter_revolution"  # 革命返し: while a revolution holds, declaring it declares this rule
 
 
@@ -21,7 +23,11 @@ def alias_applies(table) -> bool:
 
 
 def needed(revolution_min: int, shape: str, params) -> int:
-    base = params["min_group"] if shape in PLAIN_SHAPES else params["min_stairs"]
+    """Fewest cards of ``shape`` that make a revolution (more than any play holds: none does)."""
+    if shape in PLAIN_SHAPES:
+        base = params["min_group"]
+    else:
+        base = params["min_stairs"] if params["by_stairs"] else NEVER
     return max(base, revolution_min)
 
 

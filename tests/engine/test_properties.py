@@ -12,6 +12,29 @@ from referee.presets import PRESETS
 from referee.rules import RULES
 
 SWITCHABLE = sorted(set(RULES) - {"jokers"})
+
+
+def _param_values(param):
+    if isinstance(param.default, bool):
+        return hs.booleans()
+    if param.choices is not None:
+        return hs.sampled_from(param.choices)
+    if isinstance(param.default, int) and param.lo is not None:
+        return hs.integers(param.lo, param.hi)
+    return hs.just(param.default)
+
+
+def _switch(rule_id):
+    """A rule off, on with its defaults, or on with parameters drawn from their ranges (a variant)."""
+    params = RULES[rule_id].PARAMS
+    if not params:
+        return hs.booleans()
+    return hs.booleans() | hs.fixed_dictionaries({name: _param_values(p) for name, p in params.items()})
+
+
+# up to 12 rules switched, each off, on, or on as one of its variants
+SWITCHES = hs.lists(hs.sampled_from(SWITCHABLE), max_size=12, unique=True).flatmap(
+    lambda ids: hs.fixed_dictionaries({rule_id: _switch(rule_id) for rule_id in ids}))
 PROFILE = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -152,7 +175,7 @@ def test_random_games_keep_invariants(preset, seed, players):
 
 @PROFILE
 @given(preset=hs.sampled_from(sorted(PRESETS)), seed=hs.integers(0, 10 ** 6), players=hs.integers(2, 7),
-       switches=hs.dictionaries(hs.sampled_from(SWITCHABLE), hs.booleans(), max_size=12))
+       switches=SWITCHES)
 def test_random_rule_switches_keep_invariants(preset, seed, players, switches):
     play_out(preset, switches, seed, players)
 
@@ -204,7 +227,7 @@ def exhaustive_check(st, seat, rng):
 
 @PROFILE
 @given(preset=hs.sampled_from(sorted(PRESETS)), seed=hs.integers(0, 10 ** 6), players=hs.integers(2, 6),
-       switches=hs.dictionaries(hs.sampled_from(SWITCHABLE), hs.booleans(), max_size=12))
+       switches=SWITCHES)
 def test_legal_moves_list_exactly_the_moves_apply_accepts(preset, seed, players, switches):
     """Every move apply accepts is covered by legal_moves, and every listed move is accepted (sampled states)."""
     st, _ = new_game(preset, switches, [f"p{i}" for i in range(players)], seed)

@@ -1,0 +1,126 @@
+"""House-rule variants other tables play (docs/rules.md, "Variants"): each switch, with explicit hands."""
+from __future__ import annotations
+
+import pytest
+
+from referee import InputError, new_game, state_to_json
+
+from .helpers import deal_again, field, game, js, move, ok, only, passes, pending, places, play
+
+
+def titles_after_first_finish(preset: str, rules=None) -> str:
+    st = game(preset, [["S3"], ["H4", "D4"], ["C5", "H6"], ["C7", "H8"]], rules)
+    _, st = play(st, 0, "S3")
+    return state_to_json(st)["players"][0]["title"]
+
+
+def test_titles_follow_the_preset_not_capital_fall():
+    assert titles_after_first_finish("gekifugo") == "檄富豪"
+    assert titles_after_first_finish("gekifugo", {"capital_fall": False}) == "檄富豪"
+    assert titles_after_first_finish("nanko", {"capital_fall": True}) == "大富豪"
+    assert titles_after_first_finish("uecda", {"capital_fall": True}) == "大富豪"
+
+
+# --- 9切り (nine_cut) ---------------------------------------------------------------------------------------------
+
+NINE_CUT = only("uecda", "nine_cut")
+
+
+def test_two_nines_cut_and_their_player_leads():
+    st = game("uecda", [["S9", "H9", "S4"], ["DA", "CA"], ["D5"], ["C6"], ["C7"]], NINE_CUT)
+    v, st = play(st, 0, "S9", "H9")
+    assert v.effects == ("nine_cut",)
+    assert field(st) is None and js(st)["turn"] == 0
+
+
+def test_a_lone_nine_cuts_nothing_unless_count_is_one():
+    hands = [["S9", "S4"], ["DA"], ["D5"], ["C6"], ["C7"]]
+    v, st = play(game("uecda", hands, NINE_CUT), 0, "S9")
+    assert v.effects == () and field(st) == {"S9"} and js(st)["turn"] == 1
+    v, st = play(game("uecda", hands, only("uecda", nine_cut={"count": 1})), 0, "S9")
+    assert v.effects == ("nine_cut",) and field(st) is None and js(st)["turn"] == 0
+
+
+def test_a_joker_standing_in_for_a_nine_counts():
+    st = game("uecda", [["S9", "JK1", "S4"], ["DA", "CA"], ["D5"], ["C6"], ["C7"]], NINE_CUT)
+    v, st = play(st, 0, "S9", "JK1", as_={"JK1": "H9"})
+    assert v.effects == ("nine_cut",) and field(st) is None
+
+
+def test_nine_cut_and_nine_reverse_both_fire():
+    st = game("nanko", [["S9", "H9", "S4"], ["DA", "CA"], ["D5", "D6"]], only("nanko", "nine_cut", "nine_reverse"))
+    v, st = play(st, 0, "S9", "H9")
+    assert set(v.effects) == {"nine_cut", "nine_reverse"}
+    assert field(st) is None and js(st)["turn"] == 0 and js(st)["direction"] == -1
+
+
+def test_a_nine_cut_opens_the_cut_back_window():
+    st = game("nanko", [["S9", "H9", "S4"], ["JK1", "JK2", "CA"], ["D5", "D6"]], only("nanko", "nine_cut", "cut_back"))
+    _, st = play(st, 0, "S9", "H9")
+    assert {p[1] for p in pending(st)} == {"cut_back"}
+    _, st = ok(st, move(1, "cut_back", ["JK1", "JK2"]))        # seat 1 cuts back with as many jokers
+    assert field(st) is None and js(st)["turn"] == 1
+
+
+# --- 5とばし with another rank (five_skip.rank) --------------------------------------------------------------------
+
+def test_k_skip_skips_as_many_players_as_kings():
+    rules = only("nanko", five_skip={"rank": "K"})
+    hands = [["SK", "HK", "S4"], ["DA"], ["D2"], ["C6", "C2"]]
+    v, st = play(game("nanko", hands, rules), 0, "SK")
+    assert v.effects == ("five_skip",) and js(st)["turn"] == 2
+    v, st = play(game("nanko", hands, rules), 0, "SK", "HK")
+    assert v.effects == ("five_skip",) and js(st)["turn"] == 3
+
+
+def test_with_k_skip_a_five_skips_nobody():
+    st = game("nanko", [["S5", "S4"], ["DA"], ["D2"], ["C6"]], only("nanko", five_skip={"rank": "K"}))
+    v, st = play(st, 0, "S5")
+    assert v.effects == () and js(st)["turn"] == 1
+
+
+def test_a_skipping_rank_must_be_a_rank():
+    with pytest.raises(InputError) as err:
+        new_game("nanko", {"five_skip": {"rank": "X"}}, ["a", "b", "c"], 1)
+    assert err.value.code == "bad_rules" and "five_skip.rank" in err.value.message
+
+
+# --- revolution by groups only (revolution.by_stairs) ---------------------------------------------------------------
+
+def test_groups_only_a_four_card_stairs_is_no_revolution():
+    hands = [["S3", "S4", "S5", "S6", "H7", "D7", "C7", "S7"], ["DA"], ["D2"], ["C2"]]
+    rules = only("nanko", revolution={"min_group": 4, "min_stairs": 4, "by_stairs": False})
+    v, st = play(game("nanko", hands, rules), 0, "S3", "S4", "S5", "S6")
+    assert v.effects == () and js(st)["revolution"] is False
+    v, st = play(game("nanko", hands, rules), 0, "H7", "D7", "C7", "S7")
+    assert v.effects == ("revolution",) and js(st)["revolution"] is True
+    v, st = play(game("nanko", hands, only("nanko", "revolution")), 0, "S3", "S4", "S5", "S6")
+    assert v.effects == ("revolution",)
+
+
+# --- 都落ち only when the previous bottom finishes first (capital_fall.trigger) --------------------------------------
+
+def _deal_in_seat_order(rules):
+    """Deal 1 of four players finishing seat 0, 1, 2, 3 (previous top seat 0, previous bottom seat 3)."""
+    st = game("gekifugo", [["S4"], ["S5"], ["S6"], ["S7"]], rules)
+    for seat in (0, 1, 2):
+        _, st = play(st, seat, f"S{seat + 4}")
+    assert places(st) == [1, 2, 3, 4]
+    return st
+
+
+BOTTOM = only("gekifugo", capital_fall={"trigger": "bottom"})
+
+
+def test_with_trigger_bottom_another_first_finisher_makes_nobody_fall():
+    st = deal_again(_deal_in_seat_order(BOTTOM), [["S9", "SK"], ["H5"], ["D6", "DA"], ["C3", "CA"]])
+    _, st = play(st, 3, "C3")
+    st = passes(st, 0)
+    v, st = play(st, 1, "H5")                                   # seat 1 was second: the top stays
+    assert "capital_fall" not in v.effects and places(st) == [None, 1, None, None]
+
+
+def test_with_trigger_bottom_the_previous_bottom_finishing_first_makes_the_top_fall():
+    st = deal_again(_deal_in_seat_order(BOTTOM), [["S9", "SK"], ["H5", "HA"], ["D6", "DA"], ["C3"]])
+    v, st = play(st, 3, "C3")                                   # seat 3 was last
+    assert "capital_fall" in v.effects and places(st) == [4, None, None, 1]
