@@ -35,11 +35,11 @@ MAX_PLIES = 2000
 NEAR_THE_END = 6
 
 
-def playout(root: State, seat: int, seed: int, deadline: float | None = None) -> int | None:
+def playout(root: State, seat: int, deadline: float | None = None) -> int | None:
     """Play the deal out with the greedy policy for every seat until ``seat``'s place is final (flow.place_final);
     that place, or None when the ``deadline`` (a time.perf_counter() value) passes first: it is checked at every
     ply, so a budget is overrun by at most one ply. The deal is played in place (``core.Game``): ``root`` is left as
-    it was. ``seed`` is the world's (the same for every candidate); the greedy policy draws no random numbers."""
+    it was. The greedy policy draws no random numbers: a playout depends on its deal alone."""
     game = Game(root)
     for _ in range(MAX_PLIES):
         if deadline is not None and time.perf_counter() >= deadline:
@@ -198,11 +198,10 @@ class MonteCarloBot:
                     break
             else:
                 root = resampled(first, view, hands, rest)
-            wseed = rng.randrange(1 << 30)
             world: list = []
             for m in cands:
                 verdict, st, _ = apply(root, m)
-                world.append(playout(st, seat, wseed, deadline) if verdict.legal else 99)
+                world.append(playout(st, seat, deadline) if verdict.legal else 99)
                 if world[-1] is None:
                     break
             if None in world:
