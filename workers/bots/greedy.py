@@ -22,9 +22,7 @@ from math import comb
 from typing import Any, Final
 
 from referee import instantiate
-from referee.annotate import Note
 from referee.cards import JOKER1, NORMAL_MASK
-from referee.moves import Move
 
 from .cards import TOP, is_joker, rank, strength
 from .observer import Decision, Facts, Turn, facts_of_view, forced
@@ -90,7 +88,7 @@ def score(cards: int, kinds, forbidden_finish: bool, declares: bool, declines: b
     # cards, in how many ranks, and in how many the hand keeps cards back
     nat = total = tops = ranks = broken = 0
     top = TOP
-    for r in range(13):
+    for r in range((normals.bit_length() + 3) // 4):  # up to the highest rank played
         k = (normals >> 4 * r & 0xF).bit_count()
         if k:
             s = 12 - r if h.rev else r  # the rank's strength (cards.strength_of)
@@ -160,13 +158,9 @@ def _scored(t: Turn) -> list[tuple[float, int]]:
             if not leads:
                 out.append((pass_score(h), i))
         else:
-            out.append((_play_score(m, note, h), i))
+            assert note is not None  # every play is annotated
+            out.append((score(m.cards, note.kinds, note.forbidden_finish, bool(m.declare), bool(m.decline), h), i))
     return out
-
-
-def _play_score(m: Move, note: Note | None, h: Hand) -> float:
-    assert note is not None  # every play is annotated
-    return score(m.cards, note.kinds, note.forbidden_finish, bool(m.declare), bool(m.decline), h)
 
 
 def ranking(t: Turn) -> list[tuple[float, int]]:
