@@ -5,6 +5,11 @@ declared fields once (per schema class) and takes a fast path when every value i
 loads unchanged and passes that field's own validators, no required field is missing and no key is unknown:
 the answer is then the one marshmallow gives (same keys, same order). Any other body, and any schema or field
 this does not know, goes to ``schema.load``, so every refusal is marshmallow's own error.
+
+Only marshmallow's public surface is read: the declared fields (``load_fields``) and their public attributes, and
+whether the schema class has hooks (pre_load, post_load, validates, validates_schema), which its metaclass's
+``resolve_hooks()`` answers from the decorated methods; a schema with any, or one that overrides ``load``, is
+always loaded by marshmallow.
 """
 from __future__ import annotations
 
@@ -35,8 +40,13 @@ def _plain(schema: Schema) -> bool:
             and not schema.dump_only)
 
 
+def has_hooks(cls: type[Schema]) -> bool:
+    """Whether marshmallow runs methods of ``cls`` when it loads: decorated hooks, or a ``load`` of its own."""
+    return any(cls.resolve_hooks().values()) or cls.load is not Schema.load
+
+
 def _compile(schema: Schema):
-    if any(schema._hooks.values()):  # pre/post_load, validates(_schema): marshmallow runs them
+    if has_hooks(type(schema)):
         return None
     plan = []
     for name, field in schema.load_fields.items():

@@ -8,6 +8,10 @@ or it can go out), cuts when they win the trick, revolutions (and jack back) onl
 never a forbidden finish when another way exists, and declaring in gekifugo the effects it wants. For the
 follow-up decisions it gives and discards its weakest cards, takes the strongest card back from the discard
 pile, asks for the strongest ranks, and cuts back only when it is close to going out.
+
+The policy is one function of the observer's facts (``act(observer.Facts)``): the bot (``choose``) reads them
+from the seat view and legal moves it is given (``observer.facts_of_view``), the mc playouts from the engine
+state (``observer.facts``).
 """
 from __future__ import annotations
 
@@ -15,67 +19,46 @@ import random
 from collections.abc import Mapping
 from itertools import combinations
 from math import comb
-from typing import Final
+from typing import Any, Final
 
 from referee import instantiate
-from referee.cards import JOKER1, NORMAL_MASK, count, parse_many
+from referee.cards import JOKER1, NORMAL_MASK
 
 from .cards import TOP, is_joker, rank, strength
-from .observer import Decision, Turn
-
-try:
-    from mypy_extensions import i64  # a native 64-bit int, compiled (mypyc); a plain int otherwise
-except ImportError:  # installed without mypy (pure Python)
-    i64 = int  # type: ignore[misc, assignment]
+from .observer import Decision, Facts, Turn, facts_of_view, forced
 
 WANTED: Final = {"give", "discard", "cut", "lock", "rank_lock"}  # effect kinds worth declaring (gekifugo)
 
 
-class Context:
-    """What the decisions (gives, discards, ...) need: the seat's cards (codes), the order, whether another seat
-    is about to go out, and the cards that cannot be the last one (the engine says which). Built from a seat view
-    (``of_view``) or, in the mc playouts, from the same facts of the engine state (``of_decision``)."""
+def _near_out(others: list[int]) -> bool:
+    """Is another seat about to go out (two cards or fewer)?"""
+    return any(left <= 2 for left in others)
 
-    def __init__(self, hand: list[str], rev: bool, others: list[int], forbidden_last=()):
-        self.hand = hand
-        self.count = len(hand)
-        self.rev = rev
+
+class Context:
+    """What the decisions (gives, discards, ...) read of a ``Decision``: the seat's cards (codes) and how many of
+    each rank, the order, whether another seat is about to go out, and the cards that cannot be the last one."""
+
+    def __init__(self, d: Decision):
+        self.hand = d.hand
+        self.count = len(d.hand)
+        self.rev = d.reversed
         ranks = [0] * 14
-        for c in hand:
+        for c in d.hand:
             ranks[rank(c)] += 1
         self.ranks = ranks  # cards held of each rank (13: jokers)
-        self.danger = _near_out(others)
-        self.last_forbidden = set(forbidden_last)
-
-    @classmethod
-    def of_view(cls, view: Mapping, seat: int, forbidden_last=()) -> "Context":
-        others = [p["hand_count"] for p in view["players"] if p["seat"] != seat and p["place"] is None]
-        return cls(list(view["players"][seat]["hand"] or []), view.get("order") == "reversed", others, forbidden_last)
-
-
-def _near_out(others: list[int]) -> bool:
-    """Is another seat about to go out (two cards or fewer)? (``min`` is a look-up in builtins, compiled)"""
-    for left in others:
-        if left <= 2:
-            return True
-    return False
-
-
-def of_decision(d: Decision) -> Context:
-    """A Context from an ``observer.Decision`` (the mc playouts)."""
-    return Context(d.hand, d.reversed, d.others, d.forbidden_last)
+        self.danger = _near_out(d.others)
+        self.last_forbidden = set(d.forbidden_last)
 
 
 class Hand:
-    """What scoring a play needs, once per turn: the seat's cards (a bitmask), the order, whether it leads, how
-    close the others are to going out, and the cards that cannot be its last one (a bitmask). Built from a seat
-    view (``of_view``) or, in the mc playouts, from the same facts of the engine state (``of_turn``)."""
-    __slots__ = ("cards", "count", "rev", "lead", "danger", "last_forbidden")
+    """What scoring a play reads of a ``Turn``, once per turn: the seat's cards (a bitmask) and how many, the
+    order, whether it leads, whether another seat is about to go out, and the cards that cannot be its last one."""
 
-    def __init__(self, cards: int, rev: bool, lead: bool, others: list[int], last_forbidden: int):
-        self.cards, self.rev, self.lead, self.last_forbidden = cards, rev, lead, last_forbidden
-        self.count = count(cards)
-        self.danger = _near_out(others)
+    def __init__(self, t: Turn):
+        self.cards, self.rev, self.lead, self.last_forbidden = t.cards, t.reversed, t.lead, t.forbidden_last
+        self.count = t.cards.bit_count()
+        self.danger = _near_out(t.others)
 
     def weakness(self) -> float:
         """How weak the hand is: below 0 means a reversed order would suit it (asked only of the plays that
@@ -85,24 +68,10 @@ class Hand:
             return 0.0
         nat = total = 0
         for r in range(13):
-            k = _BITS[normals >> 4 * r & 0xF]
+            k = (normals >> 4 * r & 0xF).bit_count()
             nat += k
             total += k * r  # the rank's strength in the normal order
         return total / nat - 6.0
-
-    @classmethod
-    def of_view(cls, view: Mapping, seat: int, forbidden_last=()) -> "Hand":
-        others = [p["hand_count"] for p in view["players"] if p["seat"] != seat and p["place"] is None]
-        return cls(parse_many(view["players"][seat]["hand"] or []), view.get("order") == "reversed",
-                   view.get("field") is None, others, parse_many(forbidden_last))
-
-
-def of_turn(t: Turn) -> Hand:
-    """A Hand from an ``observer.Turn`` (the mc playouts)."""
-    return Hand(t.cards, t.reversed, t.lead, t.others, t.forbidden_last)
-
-
-_BITS: Final = tuple(bin(i).count("1") for i in range(16))  # the cards in a rank's 4 suit bits
 
 
 def _stuck(rest: int, last_forbidden: int) -> bool:
@@ -114,89 +83,61 @@ def score(cards: int, kinds, forbidden_finish: bool, declares: bool, declines: b
     """A play's score, lower is better: ``cards`` a bitmask, ``kinds`` and ``forbidden_finish`` its annotation,
     ``declares``/``declines`` whether it carries declarations or a decline."""
     normals = cards & NORMAL_MASK
-    jokers = _BITS[cards >> JOKER1 & 3]
-    hand = h.cards
-    # the non-joker cards rank by rank (cheaper than any memo look-up; native 64-bit ints, compiled): how many,
-    # the sum and the highest of their strengths, how many are top cards, in how many ranks, and in how many the
-    # hand keeps cards back
-    nat: i64 = 0
-    total: i64 = 0
-    tops: i64 = 0
-    ranks: i64 = 0
-    broken: i64 = 0
-    top: i64 = TOP
-    if normals:
-        rev = h.rev
-        x: i64 = normals
-        held: i64 = hand
-        r: i64 = 0
-        while x:
-            bits = x & 0xF
-            if bits:
-                k = (bits & 1) + (bits >> 1 & 1) + (bits >> 2 & 1) + (bits >> 3)
-                s = 12 - r if rev else r  # the rank's strength (strength_of)
-                top = s if not nat or s > top else top
-                nat += k
-                total += k * s
-                if s >= 11:
-                    tops += k
-                ranks += 1
-                kept = held >> 4 * r & 0xF
-                if (kept & 1) + (kept >> 1 & 1) + (kept >> 2 & 1) + (kept >> 3) > k:
-                    broken += 1
-            x >>= 4
-            r += 1
-    else:
+    jokers = (cards >> JOKER1 & 3).bit_count()
+    # the non-joker cards rank by rank: how many, the sum and the highest of their strengths, how many are top
+    # cards, in how many ranks, and in how many the hand keeps cards back
+    nat = total = tops = ranks = broken = 0
+    top = TOP
+    for r in range((normals.bit_length() + 3) // 4):  # up to the highest rank played
+        k = (normals >> 4 * r & 0xF).bit_count()
+        if k:
+            s = 12 - r if h.rev else r  # the rank's strength (cards.strength_of)
+            top = max(top, s) if nat else s
+            nat += k
+            total += k * s
+            if s >= 11:
+                tops += k
+            ranks += 1
+            if (h.cards >> 4 * r & 0xF).bit_count() > k:
+                broken += 1
+    if not normals:
         total, tops = TOP, 1
     n = nat + jokers
     if n == h.count:
         return -1000.0 if not forbidden_finish else 1000.0
     lead = h.lead
-    score: float
-    if lead:
-        score = float(total) / float(nat or 1)  # exact ints: as total / nat
-        score -= 2.5 * float(n - 1)
-    else:
-        score = float(top)
-        score -= 0.5 * float(n - 1)
+    score = total / (nat or 1) - 2.5 * (n - 1) if lead else top - 0.5 * (n - 1)
     # jokers and top cards are for winning tricks that matter
     small = h.count - n <= 2 or h.danger
     score += jokers * (3 if small else 9)
     if not small:
-        score += 2.5 * float(tops)
+        score += 2.5 * tops
     # do not break up groups
     if broken and ranks == 1:
         score += 2.5
     else:
         for _ in range(broken):
             score += 1.0
-    if kinds:
-        if "cut" in kinds:
-            score -= 3.0 if not lead else 1.0
-        if "revolution" in kinds:
-            weakness = h.weakness()
-            score += -8.0 if weakness < -0.5 else (10.0 if weakness > 0.5 else 2.0)
-        if "jack_back" in kinds:
-            score += -1.5 if h.weakness() < 0 else 1.5
+    if "cut" in kinds:
+        score -= 3.0 if not lead else 1.0
+    if "revolution" in kinds:
+        weakness = h.weakness()
+        score += -8.0 if weakness < -0.5 else (10.0 if weakness > 0.5 else 2.0)
+    if "jack_back" in kinds:
+        score += -1.5 if h.weakness() < 0 else 1.5
     if declares:
         score -= 0.5 * len(WANTED.intersection(kinds))
     elif declines:
         score += 0.1  # same cards without declining: tie-break on the weakness term above
     if not h.last_forbidden:
         return score  # no card of the hand is a liability (the terms below add nothing)
-    rest = hand & ~cards
+    rest = h.cards & ~cards
     if _stuck(rest, h.last_forbidden):
         score += 12.0
-    elif count(rest) <= 3:
+    elif rest.bit_count() <= 3:
         # cards that cannot be the last one are liabilities near the end: spend them while possible
-        score += 2.0 * count(rest & h.last_forbidden)
+        score += 2.0 * (rest & h.last_forbidden).bit_count()
     return score
-
-
-def play_score(move: dict, h: Hand) -> float:
-    """A legal-moves entry's score (lower is better)."""
-    return score(parse_many(move["cards"]), move["kinds"], move["forbidden_finish"], bool(move.get("declare")),
-                 "decline" in move, h)
 
 
 def pass_score(h: Hand) -> float:
@@ -206,38 +147,37 @@ def pass_score(h: Hand) -> float:
     return 10.5 if h.count > 4 else 14.0
 
 
-def rank_plays(view: Mapping, legal: list[dict], seat: int, forbidden_last=()) -> list[tuple[float, dict]]:
-    """Every legal move of a turn with its greedy score, best first (pass included)."""
-    h = Hand.of_view(view, seat, forbidden_last)
+def _scored(t: Turn) -> list[tuple[float, int]]:
+    """Every move of a turn with its score (lower is better) and its index; a lead pass is left out when there is
+    a play (it only gives the lead away)."""
+    h = Hand(t)
+    leads = t.lead and any(m.action == "play" for m in t.moves)
     out = []
-    leads = h.lead and any(m["action"] == "play" for m in legal)
-    for m in legal:
-        if m["action"] == "pass":
-            if not leads:  # a lead pass (lead_pass) only gives the lead away
-                out.append((pass_score(h), m))
+    for i, (m, note) in enumerate(zip(t.moves, t.notes)):
+        if m.action == "pass":
+            if not leads:
+                out.append((pass_score(h), i))
         else:
-            out.append((play_score(m, h), m))
-    out.sort(key=lambda x: x[0])
+            assert note is not None  # every play is annotated
+            out.append((score(m.cards, note.kinds, note.forbidden_finish, bool(m.declare), bool(m.decline), h), i))
     return out
 
 
+def ranking(t: Turn) -> list[tuple[float, int]]:
+    """(score, index) of every move of a turn, best first (ties in the order listed)."""
+    return sorted(_scored(t))
+
+
 def best_play(t: Turn) -> int:
-    """``rank_plays``'s first choice on an ``observer.Turn`` (engine moves and their annotations): its index."""
-    h, moves, notes = of_turn(t), t.moves, t.notes
-    leads = h.lead and any(m.action == "play" for m in moves)
-    best, best_score = -1, 0.0
-    for i, m in enumerate(moves):
-        if m.action == "pass":
-            if leads:
-                continue
-            x = pass_score(h)
-        else:
-            note = notes[i]
-            assert note is not None  # every play is annotated
-            x = score(m.cards, note.kinds, note.forbidden_finish, bool(m.declare), bool(m.decline), h)
-        if best < 0 or x < best_score:
-            best, best_score = i, x
-    return best
+    """The index of the best move of a turn: ``ranking(t)``'s first."""
+    return min(_scored(t))[1]
+
+
+def rank_plays(view: Mapping, legal: list[dict], seat: int, forbidden_last=()) -> list[tuple[float, dict]]:
+    """Every legal move of a turn with its greedy score, best first (pass included), from what a bot is given."""
+    t = facts_of_view(view, legal, forbidden_last, seat).turn
+    assert t is not None
+    return [(x, legal[i]) for x, i in ranking(t)]
 
 
 def card_value(c: str, rev: bool, ranks: list[int]) -> float:
@@ -275,10 +215,6 @@ def _cheapest(entry: dict, value) -> list[str]:
     return out
 
 
-def choose_decision(view: Mapping, legal: list[dict], seat: int, forbidden_last=()) -> dict:
-    return decide(Context.of_view(view, seat, forbidden_last), legal, view.get("phase") == "exchange")
-
-
 def _cost(cards: list[str], ctx: Context, rev: bool, exchange: bool, values: dict[str, float]) -> float:
     """What giving or discarding ``cards`` costs (lower is better): each card's worth (``values`` keeps it for the
     decision), and more when the hand it leaves could not go out legally."""
@@ -297,9 +233,10 @@ def _cost(cards: list[str], ctx: Context, rev: bool, exchange: bool, values: dic
     return value
 
 
-def decide(ctx: Context, legal: list[dict], exchange: bool) -> dict:
-    """The decision (give, discard, take, request, cut back) among ``legal`` for the seat ``ctx`` describes;
-    ``exchange``: the gives of the exchange before a deal (cards valued in the normal order)."""
+def decide(d: Decision, legal: list[dict]) -> dict:
+    """The decision (give, discard, take, request, cut back) among ``legal`` for the seat ``d`` describes (the
+    gives of the exchange before a deal value cards in the normal order)."""
+    ctx, exchange = Context(d), d.exchange
     action = legal[0]["action"] if legal[0]["action"] != "pass" else legal[-1]["action"]
     rev = False if exchange else ctx.rev
     if action in ("give", "discard"):
@@ -339,19 +276,24 @@ def decide(ctx: Context, legal: list[dict], exchange: bool) -> dict:
     return legal[0]
 
 
-def choose(view: Mapping, legal: list[dict], rng: random.Random, history=None, forbidden_last=()) -> dict:
-    seat = legal[0]["seat"]
-    if view.get("pending"):
-        plays = [m for m in legal if m["action"] == "play"]
-        if not plays:
-            return choose_decision(view, legal, seat, forbidden_last)
-        # the next leader during a cut-back window: cut back if it would, else lead at once (closing the window)
-        answers = [m for m in legal if m["action"] != "play"]
+def act(f: Facts) -> Any:
+    """The policy: the move to make, one of ``f.legal`` (a turn's as ``f.turn.choices`` holds it), or a choose
+    entry instantiated with the cards chosen."""
+    t, d = f.turn, f.decision
+    if d is not None:
+        if t is None:
+            return decide(d, f.legal)
+        # the next leader in a cut-back window: cut back if it would, else lead at once (closing the window)
+        answers = [m for m in f.legal if m["action"] != "play"]
         if any(m["action"] == "cut_back" for m in answers):
-            pick = choose_decision(view, answers, seat, forbidden_last)
+            pick = decide(d, answers)
             if pick["action"] == "cut_back":
                 return pick
-        return rank_plays({**view, "field": None, "pending": []}, plays, seat, forbidden_last)[0][1]
-    if len(legal) == 1:
-        return legal[0]
-    return rank_plays(view, legal, seat, forbidden_last)[0][1]
+    assert t is not None
+    return t.choices[best_play(t)]
+
+
+def choose(view: Mapping, legal: list[dict], rng: random.Random, history=None, forbidden_last=()) -> dict:
+    """The bot: ``act`` on the facts of what it is given."""
+    move = forced(legal)
+    return act(facts_of_view(view, legal, forbidden_last)) if move is None else move

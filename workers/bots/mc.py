@@ -17,9 +17,8 @@ from __future__ import annotations
 import gc
 import random
 import time
-from time import perf_counter
 
-from referee import annotate, apply, legal_moves, state_from_json
+from referee import apply, state_from_json
 from referee.cards import parse_many
 from referee.core import Game
 from referee.flow import place_final
@@ -28,7 +27,7 @@ from referee.state import State, replace
 
 from . import greedy
 from .cards import game_deck, rules_deck
-from .observer import ask, decision, turn
+from .observer import Facts, facts, facts_of_view, forced
 
 MAX_PLIES = 2000
 # Greedy weighs the cards that cannot be the last one only when few cards are left: in playouts they are asked
@@ -36,41 +35,24 @@ MAX_PLIES = 2000
 NEAR_THE_END = 6
 
 
-def playout(root: State, seat: int, seed: int, deadline: float | None = None) -> int | None:
+def playout(root: State, seat: int, deadline: float | None = None) -> int | None:
     """Play the deal out with the greedy policy for every seat until ``seat``'s place is final (flow.place_final);
     that place, or None when the ``deadline`` (a time.perf_counter() value) passes first: it is checked at every
     ply, so a budget is overrun by at most one ply. The deal is played in place (``core.Game``): ``root`` is left as
-    it was. ``seed`` seeds the random numbers a bot asked through its interface is given (the same for every
-    candidate of a world); greedy draws none, so the generator is made only when one is asked (seeding it costs
-    more than a ply)."""
-    rng: random.Random | None = None
+    it was. The greedy policy draws no random numbers: a playout depends on its deal alone."""
     game = Game(root)
     for _ in range(MAX_PLIES):
-        if deadline is not None and perf_counter() >= deadline:
+        if deadline is not None and time.perf_counter() >= deadline:
             return None
         acting = game.actors()
         if not acting:
             break
         s = acting[0]
         st = game.live
-        last = st.left(s) <= NEAR_THE_END
-        move: object
-        if st.pending:
-            legal = legal_moves(st, s)
-            if len(legal) == 1 and "choose" not in legal[0]:
-                move = legal[0]
-            elif any(m["action"] == "play" for m in legal):  # the next leader in a cut-back window
-                if rng is None:
-                    rng = random.Random(seed)
-                move = ask(greedy.choose, st, s, rng, legal=legal, last=last, lazy=True)
-            else:  # greedy.choose's decision, from the engine state's facts (no seat view built)
-                if any(m["action"] == "cut_back" for m in legal):
-                    legal = annotate(st, legal)  # whether cutting back would be a forbidden finish
-                seen = decision(st, s, last)
-                move = greedy.decide(greedy.of_decision(seen), legal, seen.exchange)
-        else:  # playing or passing: greedy's choice on the engine's own moves, no JSON built
-            moves = game.options(s, noted=True)
-            move = moves[0] if len(moves) == 1 else moves[greedy.best_play(turn(st, s, last, moves))]
+        moves = game.options(s, noted=True)
+        move = forced(moves)
+        if move is None:
+            move = greedy.act(facts(st, s, st.left(s) <= NEAR_THE_END, moves))
         if game.advance(move) is not None:
             break  # not legal after all (cannot happen with a move from legal_moves): the deal is cut short
         if place_final(game.live, seat):
@@ -170,17 +152,21 @@ class MonteCarloBot:
             if collecting:
                 gc.enable()
 
-    def candidates_for(self, view: dict, legal: list[dict], seat: int, forbidden_last=()) -> list[dict]:
-        ranked = greedy.rank_plays(view, legal, seat, forbidden_last)
+    def candidates_for(self, seen: Facts) -> list[dict]:
+        """The greedy policy's best plays (one per card set, at most ``candidates``) and pass, best first."""
+        t = seen.turn
+        assert t is not None
+        ranked = greedy.ranking(t)
         if ranked[0][0] <= -1000:  # it can go out legally now
-            return [ranked[0][1]]
+            return [t.choices[ranked[0][1]]]
         out: list[dict] = []
-        seen = set()
-        for _, m in ranked:
+        keys = set()
+        for _, i in ranked:
+            m = t.choices[i]
             k = _key(m)
-            if k in seen:
+            if k in keys:
                 continue
-            seen.add(k)
+            keys.add(k)
             if len(out) < self.candidates or m["action"] == "pass":
                 out.append(m)
         return out
@@ -188,9 +174,10 @@ class MonteCarloBot:
     def choose(self, view: dict, legal: list[dict], rng: random.Random, history=None, forbidden_last=()) -> dict:
         deadline = time.perf_counter() + self.budget_ms / 1000.0
         seat = legal[0]["seat"]
+        seen = facts_of_view(view, legal, forbidden_last)
         if view.get("pending") or len(legal) == 1:
-            return greedy.choose(view, legal, rng, forbidden_last=forbidden_last)
-        cands = self.candidates_for(view, legal, seat, forbidden_last)
+            return greedy.act(seen)
+        cands = self.candidates_for(seen)
         if len(cands) == 1:
             return cands[0]
         known = known_gifts(history, seat)
@@ -211,11 +198,10 @@ class MonteCarloBot:
                     break
             else:
                 root = resampled(first, view, hands, rest)
-            wseed = rng.randrange(1 << 30)
             world: list = []
             for m in cands:
                 verdict, st, _ = apply(root, m)
-                world.append(playout(st, seat, wseed, deadline) if verdict.legal else 99)
+                world.append(playout(st, seat, deadline) if verdict.legal else 99)
                 if world[-1] is None:
                     break
             if None in world:
