@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
 from operator import attrgetter
 from typing import Any
 
@@ -21,29 +20,8 @@ def state_to_json(st: State, viewer=None) -> dict:
 
 _WRITE = tuple((k.key, None if k.same else k.encode) for k in FIELDS)
 _SAME = attrgetter(*(k.same for k in FIELDS if k.same))
-_ENCODE = {k.key: k.encode for k in FIELDS}
 
 
-class SeatView(Mapping):
-    """``state_to_json(st, viewer)`` built key by key as it is read: a bot deciding a move reads a few keys of its
-    view, and playouts ask for one every ply. Equal to the dict; ``dict(view)`` makes one."""
-    __slots__ = ("_st", "_viewer", "_done")
-
-    def __init__(self, st: State, viewer=None):
-        self._st, self._viewer = st, viewer
-        self._done: dict[str, Any] = {}
-
-    def __getitem__(self, key):
-        done = self._done
-        if key not in done:
-            done[key] = _ENCODE[key](self._st, self._viewer)
-        return done[key]
-
-    def __iter__(self):
-        return iter(_ENCODE)
-
-    def __len__(self):
-        return len(_ENCODE)
 _READ = tuple((k.key, k.names, k.decode, k.default) for k in FIELDS if k.decode is not None)
 
 

@@ -121,6 +121,10 @@ class PlayView:
         return self.table.revolution
 
     @property
+    def jack_back(self) -> bool:
+        return self.table.jack_back
+
+    @property
     def lock_kind(self) -> str | None:
         return self.table.lock_kind
 

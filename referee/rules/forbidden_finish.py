@@ -1,7 +1,9 @@
 """反則上がり / 役上がり (forbidden finish): going out with certain plays ranks the player from the bottom."""
 from typing import Final
 
+from ..cards import rank_mask
 from ..effects import Cut
+from ..shapes import Reading
 from ..view import PlayView
 from .base import Param, flagged
 
@@ -14,7 +16,10 @@ PARAMS = {"joker": Param(True, "a play holding a joker"),
           "strongest_rank": Param(True, "a play holding the strongest rank of the order in force"),
           "eight": Param(False, "a play holding any 8 (gekifugo)"),
           "cut": Param(False, "a play that cuts: 8-cut or 6-cut fired (nanko)"),
-          "sandstorm_exempt": Param(False, "a sandstorm is never forbidden (nanko)")}
+          "sandstorm_exempt": Param(False, "a sandstorm is never forbidden (nanko)"),
+          "order": Param("in_force", "the order the strongest rank is read in: in_force (a jack back counts), or "
+                         "revolution (only revolutions: the order before the J)", choices=("in_force", "revolution")),
+          "standin": Param(True, "a joker standing in for the strongest rank or an 8 counts as that rank")}
 EIGHT: Final = 5
 
 
@@ -30,10 +35,11 @@ def finish_verdict(view: PlayView, effects, params: dict) -> str | None:
                 return None
     if params["joker"] and r.has_joker:
         return "went out with a joker"
-    strongest = 0 if view.reversed else 12
-    if params["strongest_rank"] and r.has_rank(strongest):
-        return f"went out with the strongest rank ({'3' if view.reversed else '2'})"
-    if params["eight"] and r.has_rank(EIGHT):
+    reversed_order = view.reversed if params["order"] == "in_force" else view.revolution
+    strongest = 0 if reversed_order else 12
+    if params["strongest_rank"] and holds(r, strongest, params["standin"]):
+        return f"went out with the strongest rank ({'3' if reversed_order else '2'})"
+    if params["eight"] and holds(r, EIGHT, params["standin"]):
         return "went out with an 8"
     if params["cut"] and effects:
         cuts = flagged("RANK_CUT")
@@ -41,3 +47,8 @@ def finish_verdict(view: PlayView, effects, params: dict) -> str | None:
             if isinstance(e, Cut) and e.rule in cuts:
                 return "went out with a play that cuts"
     return None
+
+
+def holds(r: Reading, rank: int, standin: bool) -> bool:
+    """Whether the play holds ``rank``: a real card of it, or (``standin``) a joker standing in for it."""
+    return r.has_rank(rank) if standin else bool(r.mask & rank_mask(rank))

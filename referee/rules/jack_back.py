@@ -13,13 +13,17 @@ if TYPE_CHECKING:
 ID: Final = "jack_back"
 NAME_JA = "Jバック"
 SUMMARY = "A play containing a J reverses the order of strength until the field flushes (a second one restores it)."
-PARAMS = {"optional": Param(False, "the player may decline it with decline: ['jack_back'] (nanko)")}
+PARAMS = {"optional": Param(False, "the player may decline it with decline: ['jack_back'] (nanko)"),
+          "again": Param("restores", "a J played while a jack back holds: restores the order (each J toggles it) "
+                         "or keeps it reversed", choices=("restores", "keeps"))}
 DECLARABLE = True
 JACK: Final = 8
 
 
 def after_play(view: PlayView, params):
     if not view.reading.has_rank(JACK) or ID in view.declined:
+        return []
+    if view.jack_back and params["again"] == "keeps":
         return []
     return [JackBack(ID)]
 

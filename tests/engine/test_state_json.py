@@ -2,7 +2,6 @@
 import pytest
 
 from referee import InputError, new_game, state_from_json, state_to_json
-from referee.serialize import SeatView
 
 from .helpers import game, js, play
 
@@ -90,16 +89,6 @@ def test_every_state_field_has_exactly_one_key_in_the_json_field_table():
     assert len(held) == len(set(held))
     assert set(held) == set(FIELD_NAMES) - {"rules"}  # the ruleset is read first
     assert list(table()) == [k.key for k in FIELDS]
-
-
-def test_a_lazy_seat_view_equals_the_state_json_key_by_key():
-    for preset in ("uecda", "gekifugo"):
-        st, _ = new_game(preset, None, ["a", "b", "c", "d"], 5)
-        for viewer in (None, 0, 3):
-            view = SeatView(st, viewer)
-            assert view["players"] == state_to_json(st, viewer)["players"]  # one key, built alone
-            assert view == state_to_json(st, viewer) and list(view) == list(state_to_json(st, viewer))
-            assert view.get("no such key") is None
 
 
 def test_a_state_json_is_its_own_down_to_the_rule_parameters():

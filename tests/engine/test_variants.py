@@ -124,3 +124,55 @@ def test_with_trigger_bottom_the_previous_bottom_finishing_first_makes_the_top_f
     st = deal_again(_deal_in_seat_order(BOTTOM), [["S9", "SK"], ["H5", "HA"], ["D6", "DA"], ["C3"]])
     v, st = play(st, 3, "C3")                                   # seat 3 was last
     assert "capital_fall" in v.effects and places(st) == [4, None, None, 1]
+
+
+# --- forbidden finish: the order read, and jokers standing in (forbidden_finish.order, .standin) --------------------
+
+def _out_with_a_three_under_jack_back(order: str) -> list:
+    rules = only("gekifugo", "jack_back", forbidden_finish={"strongest_rank": True, "order": order})
+    st = game("gekifugo", [["HJ", "S5"], ["H3"], ["D6", "DA"], ["C7", "CA"]], rules)
+    _, st = play(st, 0, "HJ")                                   # jack back: 3 is the strongest until the flush
+    _, st = play(st, 1, "H3")
+    return places(st)
+
+
+def test_a_three_under_jack_back_is_a_forbidden_finish_in_the_order_in_force():
+    assert _out_with_a_three_under_jack_back("in_force") == [None, 4, None, None]
+
+
+def test_read_in_the_order_before_the_jack_a_three_finishes_freely():
+    assert _out_with_a_three_under_jack_back("revolution") == [None, 1, None, None]
+
+
+def _out_with_a_joker_as_a_two(standin: bool) -> list:
+    rules = only("uecda", forbidden_finish={"joker": False, "strongest_rank": True, "standin": standin})
+    st = game("uecda", [["SK", "SA", "JK1"], ["H4"]], rules)
+    _, st = play(st, 0, "SK", "SA", "JK1", as_={"JK1": "S2"})  # stairs ♠K ♠A (joker as ♠2)
+    return places(st)
+
+
+def test_a_joker_standing_in_for_a_two_counts_as_a_two_by_default():
+    assert _out_with_a_joker_as_a_two(True) == [2, 1]
+
+
+def test_with_standin_off_only_a_real_two_makes_the_finish_forbidden():
+    assert _out_with_a_joker_as_a_two(False) == [1, 2]
+
+
+# --- jack back by parity, or kept by a second J (jack_back.again) ---------------------------------------------------
+
+def _order_after_two_jacks(again: str) -> str:
+    rules = only("gekifugo", jack_back={"again": again})
+    st = game("gekifugo", [["HJ", "HQ", "HK", "S5"], ["DT", "DJ", "DQ", "D4"], ["C6", "CA"]], rules)
+    _, st = play(st, 0, "HJ", "HQ", "HK")
+    assert js(st)["order"] == "reversed"
+    v, st = play(st, 1, "DT", "DJ", "DQ")                       # lower stairs beat in the reversed order
+    return js(st)["order"]
+
+
+def test_a_second_jack_restores_the_order_by_default():
+    assert _order_after_two_jacks("restores") == "normal"
+
+
+def test_with_again_keeps_a_second_jack_leaves_the_order_reversed():
+    assert _order_after_two_jacks("keeps") == "reversed"
