@@ -12,19 +12,17 @@ SUMMARY = ("From the second deal on, the last player gives its N strongest cards
 PARAMS = {"top": Param(2, "cards between first and last (N)", lo=0, hi=5),
           "second": Param(1, "cards between second and second-last (M)", lo=0, hi=4),
           "auto_ties": Param(False, "the referee breaks ties among equally strong cards itself (UECda: "
-                             "jokers, then the highest rank, suits S, H, D, C)")}
+                             "jokers, then the highest rank, suits S, H, D, C)"),
+          "by_size": Param(False, "pairs by table size instead of top/second: ⌊players/2⌋ pairs, the i-th from the "
+                           "ends exchanging ⌊players/2⌋−i+1 cards (3 players: 1; 4–5: 2/1; 6–7: 3/2/1; 8: 4/3/2/1)")}
 
 
 def pairs(places, counts):
-    """[(lower seat, higher seat, count)] for a deal whose previous places are ``places``."""
+    """[(lower seat, higher seat, count)] for a deal whose previous places are ``places``: the i-th count is
+    exchanged between the i-th places from the top and from the bottom (never a middle player with itself)."""
     n = len(places)
     by_place = {p: s for s, p in enumerate(places)}
-    out = []
-    if n >= 2 and counts[0]:
-        out.append((by_place[n], by_place[1], counts[0]))
-    if n >= 4 and counts[1]:
-        out.append((by_place[n - 1], by_place[2], counts[1]))
-    return out
+    return [(by_place[n - i], by_place[i + 1], k) for i, k in enumerate(counts) if k and n >= 2 * (i + 1)]
 
 
 def breaks_ties(params) -> bool:
@@ -42,5 +40,8 @@ def deal_queue(st, queue, params) -> tuple:
 
 
 def exchange_counts(st, places, counts, params) -> tuple:
-    """The cards exchanged in the next deal (N, M)."""
+    """The cards exchanged in the next deal, by pair from the ends: (N, M), or by table size."""
+    if params["by_size"]:
+        half = len(places) // 2
+        return tuple(half - i for i in range(half))
     return (params["top"], params["second"])

@@ -14,5 +14,5 @@ def exchange_counts(st, places, counts, params) -> tuple:
     """The previous deal's counts grown by one when ``places`` repeat its standings, else ``counts`` (the base)."""
     if not st.previous_places or places != st.previous_places:
         return counts
-    grown = st.exchange_counts
-    return (min(grown[0] + 1, params["max_top"]), min(grown[1] + 1, params["max_second"]))
+    return tuple(min(k + 1, params["max_top"] if i == 0 else params["max_second"])
+                 for i, k in enumerate(st.exchange_counts))

@@ -176,3 +176,41 @@ def test_a_second_jack_restores_the_order_by_default():
 
 def test_with_again_keeps_a_second_jack_leaves_the_order_reversed():
     assert _order_after_two_jacks("keeps") == "reversed"
+
+
+# --- exchange by table size (exchange.by_size) ----------------------------------------------------------------------
+
+def _after_one_deal(players: int, rules) -> dict:
+    """The second deal's state after a first deal in which seat i finished i-th."""
+    hands = [[c] for c in ("S4", "S5", "S6", "S7", "S8", "S9", "ST", "SJ")[:players]]
+    st = game("nanko", hands, rules)
+    for seat in range(players - 1):
+        _, st = play(st, seat, hands[seat][0])
+    deck = ["H3", "D3", "C3", "H4", "D4", "C4", "H5", "D5", "C5", "H6", "D6", "C6", "H7", "D7", "C7", "H8", "D8",
+            "C8", "H9", "D9", "C9", "HT", "DT", "CT", "HJ", "DJ", "CJ", "HQ", "DQ", "CQ", "HK", "DK", "CK", "HA",
+            "DA", "CA", "H2", "D2"]
+    return js(deal_again(st, [deck[i::players] for i in range(players)]))
+
+
+def test_by_table_size_six_players_exchange_three_two_and_one():
+    rules = only("nanko", exchange={"by_size": True})
+    st = _after_one_deal(6, rules)
+    assert st["exchange_counts"] == [3, 2, 1]
+    # the lower players' strongest cards went up already (no choice left); the higher ones give back as many
+    assert [(p["seat"], p["count"], p["to"]) for p in st["pending"]] == [(0, 3, 5), (1, 2, 4), (2, 1, 3)]
+    assert [p["hand_count"] for p in st["players"]] == [10, 9, 7, 5, 4, 3]  # dealt 7, 7, 6, 6, 6, 6
+
+
+def test_by_table_size_three_players_exchange_one_card():
+    st = _after_one_deal(3, only("nanko", exchange={"by_size": True}))
+    assert st["exchange_counts"] == [1]
+    assert [(p["seat"], p["count"], p["to"]) for p in st["pending"]] == [(0, 1, 2)]
+
+
+def test_by_table_size_eight_players_exchange_four_three_two_one():
+    assert _after_one_deal(8, only("nanko", exchange={"by_size": True}))["exchange_counts"] == [4, 3, 2, 1]
+
+
+def test_without_by_size_middle_pairs_never_exchange():
+    st = _after_one_deal(6, only("nanko", "exchange"))
+    assert st["exchange_counts"] == [2, 1] and [p["seat"] for p in st["pending"]] == [0, 1]
