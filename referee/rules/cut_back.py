@@ -1,7 +1,8 @@
 """切り返し (cut back, nanko): right after a cut, another player plays as many jokers and cuts again.
 
 The window is offered to every active seat but the cutter whatever it holds (unless public facts rule a cut
-back out: fewer cards in hand, or fewer jokers not yet played, than the cut had cards), so that no view (pending, actors)
+back out: fewer cards in hand, or fewer jokers still in hands (not played, not out of play) than the cut had
+cards), so that no view (pending, actors)
 tells who holds jokers; the seat that leads after the cut (the cutter, or the next active seat when the cutter
 went out) may lead at once, which closes the window, as at a real table where 切り返し must be shouted before
 the cutter's lead.
@@ -29,8 +30,9 @@ def on_cut(st: State, params) -> tuple:
     if a.cut not in st.rules.flagged("OPENS_CUT_BACK"):
         return ()
     n = a.cards or (st.field.reading.n if st.field else 0)
-    played = st.beneath | st.discard | (st.field.reading.mask if st.field else 0)
-    unplayed = (JOKERS_MASK & deck(st.rules.jokers) & ~played).bit_count()
+    # jokers every view shows gone: played, or out of play (undealt in a partial deal)
+    gone = st.beneath | st.discard | st.out_of_play | (st.field.reading.mask if st.field else 0)
+    unplayed = (JOKERS_MASK & deck(st.rules.jokers) & ~gone).bit_count()
     seats = offered_to({s: st.left(s) for s in st.active_seats()}, a.seat, n, unplayed)
     return tuple(Pending(s, ID, n, ID) for s in seats)
 

@@ -145,14 +145,14 @@ CB = only("nanko", "cut_back", eight_cut={"normal_only": True})
 
 
 def test_after_an_eight_a_joker_holder_may_cut_back_and_lead():
-    st = game("nanko", [["S8", "S4"], ["HT", "HA"], ["JK1", "DT", "D5"]], CB)
+    st = game("nanko", [["S8", "S4"], ["HT", "HA", "JK2"], ["JK1", "DT", "D5"]], CB)
     _, st = play(st, 0, "S8")
     assert pending(st) == [(1, "cut_back", 1, "cut_back"), (2, "cut_back", 1, "cut_back")]
     assert actors(st) == [1, 2, 0]                 # the window seats, then the cutter who may lead at once
     bad(st, move(2, "cut_back", ["DT"]), "wrong_count")
     bad(st, move(1, "cut_back", ["JK1"]), "not_in_hand")
     v, st = ok(st, move(2, "cut_back", ["JK1"]))
-    assert pending(st) == [(0, "cut_back", 1, "cut_back"), (1, "cut_back", 1, "cut_back")]  # JK2 may be anywhere
+    assert pending(st) == [(0, "cut_back", 1, "cut_back"), (1, "cut_back", 1, "cut_back")]  # JK2 is in a hand
     st = passes(st, 0, 1)
     assert js(st)["field"] is None and js(st)["turn"] == 2 and "JK1" in js(st)["discard_pile"]
 
@@ -187,10 +187,9 @@ def test_a_seat_without_jokers_sees_what_a_joker_holder_sees():
     """The window leaks nothing: the views and the actors are the same whoever holds the joker."""
     hands = [["S8", "S4", "S5"], ["HT", "HA", "H3"], ["DT", "D5", "D3"], ["CT", "C5", "C3"]]
     after = {}
-    for holder in (1, 2, 3, None):
+    for holder in (1, 2, 3, 0):                    # 0: the cutter itself holds it
         hs = [list(h) for h in hands]
-        if holder is not None:
-            hs[holder][-1] = "JK1"
+        hs[holder][-1] = "JK1"
         st = game("nanko", hs, CB)
         _, st = play(st, 0, "S8")
         views = {s: state_to_json(st, viewer=s) for s in range(4)}
@@ -202,8 +201,15 @@ def test_a_seat_without_jokers_sees_what_a_joker_holder_sees():
         for s in (1, 2, 3):
             kinds = [m["action"] for m in legal_moves(st, s)]
             assert kinds == (["pass", "cut_back"] if s == holder else ["pass"])
-    assert after[1] == after[2] == after[3] == after[None]
+    assert after[1] == after[2] == after[3] == after[0]
     assert after[1][1] == [1, 2, 3, 0]
+
+
+def test_no_window_when_every_joker_is_out_of_play():
+    """Public facts: with both jokers undealt (out_of_play), nobody could cut back: the cut resolves at once."""
+    st = game("nanko", [["S8", "S4", "S5"], ["HT", "HA", "H3"], ["DT", "D5", "D3"], ["CT", "C5", "C3"]], CB)
+    _, st = play(st, 0, "S8")
+    assert pending(st) == [] and actors(st) == [0] and field(st) is None
 
 
 def test_no_window_when_public_facts_rule_a_cut_back_out():
@@ -223,7 +229,7 @@ def test_no_window_without_a_cut():
 
 def test_cutting_back_with_the_last_cards_is_a_forbidden_finish():
     rules = {**CB, "forbidden_finish": {"joker": True, "strongest_rank": True, "cut": True}}
-    st = game("nanko", [["S8", "S4"], ["HT", "HA"], ["JK1"]], rules)
+    st = game("nanko", [["S8", "S4"], ["HT", "HA", "JK2"], ["JK1"]], rules)
     _, st = play(st, 0, "S8")
     v, st = ok(st, move(2, "cut_back", ["JK1"]))
     assert pending(st) == [(0, "cut_back", 1, "cut_back"), (1, "cut_back", 1, "cut_back")]

@@ -214,3 +214,17 @@ def test_by_table_size_eight_players_exchange_four_three_two_one():
 def test_without_by_size_middle_pairs_never_exchange():
     st = _after_one_deal(6, only("nanko", "exchange"))
     assert st["exchange_counts"] == [2, 1] and [p["seat"] for p in st["pending"]] == [0, 1]
+
+
+# --- the cut-back window reads public facts only (cut_back) ---------------------------------------------------------
+
+def test_no_window_opens_when_the_only_other_joker_is_out_of_play():
+    # a partial deal: JK2 was never dealt (out_of_play), so after seat 1 cuts back with JK1 nobody could answer
+    st = game("nanko", [["S3", "H8", "CK"], ["JK1", "D4"], ["SA", "HQ"], ["C6", "CA"]])
+    assert "JK2" in js(st)["out_of_play"]
+    _, st = play(st, 0, "S3")
+    st = passes(st, 1, 2, 3)
+    _, st = play(st, 0, "H8")                                   # 8-cut: seat 1 holds a joker, the window opens
+    assert {p[0] for p in pending(st)} == {1, 2, 3}
+    _, st = ok(st, move(1, "cut_back", ["JK1"]))
+    assert pending(st) == [] and field(st) is None and js(st)["turn"] == 1

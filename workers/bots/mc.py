@@ -38,8 +38,8 @@ NEAR_THE_END = 6
 def playout(root: State, seat: int, deadline: float | None = None) -> int | None:
     """Play the deal out with the greedy policy for every seat until ``seat``'s place is final (flow.place_final);
     that place, or None when the ``deadline`` (a time.perf_counter() value) passes first: it is checked at every
-    ply, so a budget is overrun by at most one ply. The deal is played in place (``core.Game``): ``root`` is left as
-    it was. The greedy policy draws no random numbers: a playout depends on its deal alone."""
+    ply, so a budget is overrun by at most one ply. The deal is played on a ``core.Game`` (``root`` is never
+    changed). The greedy policy draws no random numbers: a playout depends on its deal alone."""
     game = Game(root)
     for _ in range(MAX_PLIES):
         if deadline is not None and time.perf_counter() >= deadline:
