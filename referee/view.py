@@ -17,6 +17,7 @@ from __future__ import annotations
 from itertools import count
 from typing import TYPE_CHECKING, Final
 
+from .cards import rank_mask
 from .memo import TABLES_SIZE, live_tables, remember
 from .shapes import Reading
 
@@ -30,7 +31,7 @@ _numbers: Final = count(1)
 class Table:
     """The position a play is judged against: everything a play rule may read besides the play."""
     __slots__ = ("field", "revolution", "jack_back", "lock_kind", "lock_suits", "rank_lock", "second_play",
-                 "revolution_min", "required", "_hash", "number")
+                 "revolution_min", "required", "standin_effects", "_hash", "number")
     field: Reading | None     # the field's reading (None on a lead)
     revolution: bool
     jack_back: bool
@@ -40,21 +41,23 @@ class Table:
     second_play: bool         # the play would be the trick's second
     revolution_min: int       # fewest cards of a revolution (raised by great_revolution / nuclear_bomb)
     required: int             # cards every play of the seat must include now (first_card's required_cards)
+    standin_effects: bool     # a joker standing in fires its rank's effects and counts for a new lock (jokers)
     _hash: int
     number: int               # this Table's own number, never given to another: memo keys hold it (an int hashes
                               # and compares in C); equal tables made apart have different numbers and only miss
 
     def __init__(self, field: Reading | None, revolution: bool, jack_back: bool, lock_kind: str | None,
-                 lock_suits: int, rank_lock: bool, second_play: bool, revolution_min: int, required: int) -> None:
+                 lock_suits: int, rank_lock: bool, second_play: bool, revolution_min: int, required: int,
+                 standin_effects: bool = True) -> None:
         self.field, self.revolution, self.jack_back, self.lock_kind = field, revolution, jack_back, lock_kind
         self.lock_suits, self.rank_lock, self.second_play = lock_suits, rank_lock, second_play
-        self.revolution_min, self.required = revolution_min, required
+        self.revolution_min, self.required, self.standin_effects = revolution_min, required, standin_effects
         self._hash = hash(self.values())
         self.number = next(_numbers)
 
     def values(self) -> tuple:
         return (self.field, self.revolution, self.jack_back, self.lock_kind, self.lock_suits, self.rank_lock,
-                self.second_play, self.revolution_min, self.required)
+                self.second_play, self.revolution_min, self.required, self.standin_effects)
 
     @property
     def reversed(self) -> bool:
@@ -72,7 +75,7 @@ class Table:
 
 
 TABLE_FIELDS = ("field", "revolution", "jack_back", "lock_kind", "lock_suits", "rank_lock", "second_play",
-                "revolution_min", "required")
+                "revolution_min", "required", "standin_effects")
 
 
 def table_of(st: State, seat: int) -> Table:
@@ -84,14 +87,16 @@ def table_of(st: State, seat: int) -> Table:
             required |= module.required_cards(st, seat, params)
     f = st.field
     field = None if f is None else f.reading
+    standin = st.rules.standin_effects
     values = (field, st.revolution, st.jack_back, st.lock_kind, st.lock_suits, st.rank_lock, st.trick_plays == 1,
-              st.revolution_min, required)
+              st.revolution_min, required, standin)
     # one Table per value and ruleset, so that one value keeps one number (the memos' keys) while it is remembered
     tables = st.rules.tables
     table = tables.get(values)
     if table is None:
         table = remember(tables, values, Table(field, st.revolution, st.jack_back, st.lock_kind, st.lock_suits,
-                                               st.rank_lock, st.trick_plays == 1, st.revolution_min, required),
+                                               st.rank_lock, st.trick_plays == 1, st.revolution_min, required,
+                                               standin),
                          TABLES_SIZE, live_tables)
     return table
 
@@ -147,6 +152,19 @@ class PlayView:
     @property
     def required(self) -> int:
         return self.table.required
+
+    @property
+    def standin_effects(self) -> bool:
+        return self.table.standin_effects
+
+    def rank_count(self, rank: int) -> int:
+        """How many cards of ``rank`` the play holds for its rank's effects: jokers standing in count unless the
+        rules say they fire nothing (jokers.standin_effects false)."""
+        r = self.reading
+        return r.rank_count(rank) if self.table.standin_effects else (r.mask & rank_mask(rank)).bit_count()
+
+    def has_rank(self, rank: int) -> bool:
+        return self.rank_count(rank) > 0
 
     def __eq__(self, other: object) -> bool:
         return self is other or (type(other) is PlayView and self.reading == other.reading

@@ -1,7 +1,7 @@
 // The rules' descriptions in Japanese (the catalog, GET /v1/rules, describes them in English). Shown in Japanese mode;
 // a rule missing here falls back to the catalog's English.
 window.RULE_DESC_JA = {
-  jokers: "山札のジョーカーの枚数。ジョーカー1枚はどのシングルにも勝ち、他の札と組めばその札の代わりになる。",
+  jokers: "山札のジョーカーの枚数。ジョーカー1枚はどのシングルにも勝ち、他の札と組めばその札の代わりになる。standin_effects が false なら、代わりになったジョーカーでは8切りなどの効果も縛りも発生しない。",
   first_card: "最初の回はこの札を持つ人が親。must_play ならその札を含めて出す必要がある。every_deal なら毎回、交換後にこの札を持つ人が親。",
   stairs: "同じマークで3枚以上連続した数字。新しい階段は一番弱い札で比べる。",
   skip_stairs: "同じマークで数字が2つずつ飛ぶ3枚以上（例：♠5-7-9）。より強い跳び階段でしか返せない。",

@@ -16,6 +16,6 @@ QUEEN: Final = 9
 
 def after_play(view: PlayView, params):
     r = view.reading
-    if r.n == 3 and r.rank_count(QUEEN) == 3:
+    if r.n == 3 and view.rank_count(QUEEN) == 3:
         return [BloodyMary(ID, params["count"])]
     return []

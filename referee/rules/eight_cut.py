@@ -16,6 +16,6 @@ EIGHT: Final = 5
 
 
 def after_play(view: PlayView, params):
-    if view.reading.has_rank(EIGHT) and not (params["normal_only"] and view.reversed):
+    if view.has_rank(EIGHT) and not (params["normal_only"] and view.reversed):
         return [Cut(ID)]
     return []

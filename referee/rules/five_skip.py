@@ -16,5 +16,5 @@ DECLARABLE = True
 
 
 def after_play(view: PlayView, params):
-    n = view.reading.rank_count(RANKS.index(params["rank"]))
+    n = view.rank_count(RANKS.index(params["rank"]))
     return [Skip(ID, n)] if n else []

@@ -21,7 +21,7 @@ JACK: Final = 8
 
 
 def after_play(view: PlayView, params):
-    if not view.reading.has_rank(JACK) or ID in view.declined:
+    if not view.has_rank(JACK) or ID in view.declined:
         return []
     if view.jack_back and params["again"] == "keeps":
         return []

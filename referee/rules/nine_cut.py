@@ -17,4 +17,4 @@ NINE: Final = 6
 
 
 def after_play(view: PlayView, params):
-    return [Cut(ID)] if view.reading.rank_count(NINE) >= params["count"] else []
+    return [Cut(ID)] if view.rank_count(NINE) >= params["count"] else []

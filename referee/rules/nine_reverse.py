@@ -15,4 +15,4 @@ NINE: Final = 6
 
 
 def after_play(view: PlayView, params):
-    return [Reverse(ID, trick=params["scope"] == "trick")] if view.reading.has_rank(NINE) else []
+    return [Reverse(ID, trick=params["scope"] == "trick")] if view.has_rank(NINE) else []

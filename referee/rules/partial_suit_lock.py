@@ -29,6 +29,8 @@ def after_play(view: PlayView, params):
     st, r, f = view, view.reading, view.field
     if f is None or f.wild or r.wild or view.special or r.n < 2 or f.n < 2 or st.lock_kind == "exact":
         return []
+    if not view.standin_effects and (r.has_joker or f.has_joker):
+        return []  # a joker's stand-in suit makes no lock (jokers.standin_effects)
     shared = r.suits & f.suits
     if not shared or (st.lock_kind == "partial" and shared == st.lock_suits):
         return []

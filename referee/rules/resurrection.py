@@ -13,4 +13,4 @@ FOUR: Final = 1
 
 
 def after_play(view: PlayView, params):
-    return [Resurrect(ID)] if view.reading.rank_count(FOUR) >= 2 else []
+    return [Resurrect(ID)] if view.rank_count(FOUR) >= 2 else []

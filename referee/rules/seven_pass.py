@@ -13,5 +13,5 @@ SEVEN: Final = 4
 
 
 def after_play(view: PlayView, params):
-    n = view.reading.rank_count(SEVEN)
+    n = view.rank_count(SEVEN)
     return [SevenPass(ID, n)] if n else []

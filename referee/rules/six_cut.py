@@ -15,4 +15,4 @@ SIX: Final = 3
 
 
 def after_play(view: PlayView, params):
-    return [Cut(ID)] if view.reversed and view.reading.has_rank(SIX) else []
+    return [Cut(ID)] if view.reversed and view.has_rank(SIX) else []

@@ -33,4 +33,6 @@ def after_play(view: PlayView, params):
         return [Unlock(ID)] if st.lock_kind and params["joker_ends"] else []
     if f is None or f.wild or view.special or st.lock_kind == "exact" or not r.suits:
         return []
+    if not view.standin_effects and (r.has_joker or f.has_joker):
+        return []  # a joker's stand-in suit makes no lock (jokers.standin_effects)
     return [Lock(ID, r.suits, True)] if r.suits == f.suits else []

@@ -13,5 +13,5 @@ TEN: Final = 7
 
 
 def after_play(view: PlayView, params):
-    n = view.reading.rank_count(TEN)
+    n = view.rank_count(TEN)
     return [TenDiscard(ID, n)] if n else []

@@ -15,7 +15,7 @@ def led_by(st, seat):
 
 def test_one_joker_in_the_deck():
     st = game("uecda", [["S3"], ["H4"]])
-    assert st.rules.params("jokers") == {"count": 1}
+    assert st.rules.params("jokers")["count"] == 1
     with pytest.raises(InputError, match="JK2"):
         game("uecda", [["JK2"], ["H4"]])
 

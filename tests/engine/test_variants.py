@@ -228,3 +228,43 @@ def test_no_window_opens_when_the_only_other_joker_is_out_of_play():
     assert {p[0] for p in pending(st)} == {1, 2, 3}
     _, st = ok(st, move(1, "cut_back", ["JK1"]))
     assert pending(st) == [] and field(st) is None and js(st)["turn"] == 1
+
+
+# --- a joker standing in fires nothing (jokers.standin_effects) -----------------------------------------------------
+
+NO_STANDIN = {"jokers": {"count": 2, "standin_effects": False}}
+
+
+@pytest.mark.parametrize("rule, low, high, stand_in", [
+    ("eight_cut", "S7", "S9", "S8"), ("jack_back", "ST", "SQ", "SJ"), ("nine_reverse", "S8", "ST", "S9"),
+    ("five_skip", "S4", "S6", "S5"), ("ten_discard", "S9", "SJ", "ST"), ("seven_pass", "S6", "S8", "S7")])
+def test_a_joker_standing_in_for_the_rank_fires_its_effect_only_by_default(rule, low, high, stand_in):
+    hands = [[low, high, "JK1", "D4"], ["DA", "CA"], ["D5", "D6"]]
+    stairs = (low, "JK1", high)
+
+    def effects(rules):
+        v, _ = play(game("nanko", hands, rules), 0, *stairs, as_={"JK1": stand_in})
+        return v.effects
+
+    assert effects(only("nanko", rule)) == (rule,)
+    assert effects({**only("nanko", rule), **NO_STANDIN}) == ()
+
+
+def test_a_real_card_still_fires_beside_a_joker_and_only_the_real_ones_count():
+    hands = [["S7", "JK1", "S4", "S5", "S6"], ["DA", "CA"], ["D5", "D6"]]
+    _, st = play(game("nanko", hands, {**only("nanko", "seven_pass"), **NO_STANDIN}), 0, "S7", "JK1")
+    assert pending(st)[0][2] == 1                               # a pair of 7s, one of them real: one card to give
+    _, st = play(game("nanko", hands, only("nanko", "seven_pass")), 0, "S7", "JK1")
+    assert pending(st)[0][2] == 2
+
+
+def test_a_joker_standing_in_for_a_suit_makes_no_lock():
+    hands = [["H5", "S5", "D4"], ["H8", "JK1", "D9"], ["HT", "D6"]]
+
+    def locked(rules):
+        _, st = play(game("uecda", hands, rules), 0, "H5", "S5")
+        _, st = play(st, 1, "H8", "JK1", as_={"JK1": "S8"})     # ♥8 + joker as ♠8 on ♥5 ♠5: the same suits
+        return js(st)["locks"]["suits"]
+
+    assert locked(only("uecda", "suit_lock")) == ["S", "H"]
+    assert locked({**only("uecda", "suit_lock"), **NO_STANDIN}) == []

@@ -69,7 +69,7 @@ def test_the_table_is_the_whole_memo_key():
     assert isinstance(table, Table)
     assert dict(zip(TABLE_FIELDS, table.values())) == {
         "field": None, "revolution": False, "jack_back": False, "lock_kind": None, "lock_suits": 0,
-        "rank_lock": False, "second_play": False, "revolution_min": 0, "required": 0}
+        "rank_lock": False, "second_play": False, "revolution_min": 0, "required": 0, "standin_effects": True}
     mv = Move(0, "play", 1 << parse("S3"))
     judge_on(table, st.rules, mv, 2)
     assert any(k[0] == table.number for k in st.rules.memo)
