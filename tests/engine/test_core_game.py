@@ -11,7 +11,7 @@ from referee.moves import Move
 from referee.presets import PRESETS
 from referee.verdict import Verdict
 
-from .test_properties import PROFILE, SWITCHABLE, random_proposal
+from .test_properties import PROFILE, SWITCHES, random_proposal
 
 
 def same(a, b) -> bool:
@@ -20,7 +20,7 @@ def same(a, b) -> bool:
 
 @PROFILE
 @given(preset=hs.sampled_from(sorted(PRESETS)), seed=hs.integers(0, 10 ** 6), players=hs.integers(2, 6),
-       switches=hs.dictionaries(hs.sampled_from(SWITCHABLE), hs.booleans(), max_size=12))
+       switches=SWITCHES)
 def test_a_game_played_in_place_passes_through_the_states_advance_makes(preset, seed, players, switches):
     st, _ = new_game(preset, switches, [f"p{i}" for i in range(players)], seed)
     start = state_to_json(st)

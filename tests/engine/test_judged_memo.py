@@ -14,7 +14,7 @@ from referee.view import table_of
 from referee.presets import PRESETS
 from referee.rules.base import Rejection
 
-from .test_properties import PROFILE, SWITCHABLE, random_proposal, walk
+from .test_properties import PROFILE, SWITCHES, random_proposal, walk
 
 
 @contextmanager
@@ -58,7 +58,7 @@ def check_position(st, seat, rng):
 
 @PROFILE
 @given(preset=hs.sampled_from(sorted(PRESETS)), seed=hs.integers(0, 10 ** 6), players=hs.integers(2, 6),
-       switches=hs.dictionaries(hs.sampled_from(SWITCHABLE), hs.booleans(), max_size=12))
+       switches=SWITCHES)
 def test_memoised_judgements_and_legal_moves_equal_fresh_ones(preset, seed, players, switches):
     st, _ = new_game(preset, switches, [f"p{i}" for i in range(players)], seed)
     rng = random.Random(seed)

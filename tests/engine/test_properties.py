@@ -32,9 +32,15 @@ def _switch(rule_id):
     return hs.booleans() | hs.fixed_dictionaries({name: _param_values(p) for name, p in params.items()})
 
 
+def _with_jokers(ids):
+    """The switches of ``ids``, and maybe a variant of the jokers (never off: the deck keeps its jokers' count)."""
+    jokers = {name: _param_values(p) for name, p in RULES["jokers"].PARAMS.items()}
+    return hs.fixed_dictionaries({rule_id: _switch(rule_id) for rule_id in ids},
+                                  optional={"jokers": hs.fixed_dictionaries(jokers)})
+
+
 # up to 12 rules switched, each off, on, or on as one of its variants
-SWITCHES = hs.lists(hs.sampled_from(SWITCHABLE), max_size=12, unique=True).flatmap(
-    lambda ids: hs.fixed_dictionaries({rule_id: _switch(rule_id) for rule_id in ids}))
+SWITCHES = hs.lists(hs.sampled_from(SWITCHABLE), max_size=12, unique=True).flatmap(_with_jokers)
 PROFILE = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
