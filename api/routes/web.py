@@ -1,10 +1,11 @@
-"""The web page at ``/``: plain HTML/CSS/JS from api/static (no build step, nothing external).
+"""The web page at ``/``: plain HTML/CSS/JS and a font from api/static (nothing external; the font is prebuilt).
 
 The page talks only to the public /v1 API; ``/web/config.json`` tells it what the
 catalogue does not: the bot strategies the service accepts.
 """
 from __future__ import annotations
 
+import mimetypes
 from pathlib import Path
 
 from flask import Blueprint, send_from_directory
@@ -19,6 +20,8 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' 
        "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
+# The page's Japanese font (static/fonts): Python knows .woff2 only from /etc/mime.types, which slim images lack.
+mimetypes.add_type("font/woff2", ".woff2")
 bp = Blueprint("web", __name__, static_folder=str(STATIC), static_url_path="/static")
 bp.after_app_request(localize_response)  # verdict messages in Japanese for ?lang=ja / Accept-Language: ja
 

@@ -1,7 +1,7 @@
 """Screenshots of the page for the README (docs/img/): the table at 1366×800 and on a 390×844 phone (Japanese),
 a deal's result screen, and a replay step.
 
-    python tests/web/shots.py            # needs /usr/bin/chromium; Japanese glyphs need a CJK font (fonts-noto-cjk)
+    python tests/web/shots.py            # needs /usr/bin/chromium (the page ships its Japanese font)
 """
 from __future__ import annotations
 

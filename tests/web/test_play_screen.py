@@ -440,7 +440,7 @@ def test_rule_names_read_the_ruleset(screen, live):
 def test_the_page_sends_a_strict_content_security_policy(live):
     r = requests.get(f"{live.base}/")
     csp = r.headers["Content-Security-Policy"]
-    assert "script-src 'self'" in csp and "style-src 'self'" in csp and "unsafe-inline" not in csp
+    assert "script-src 'self'" in csp and "style-src 'self'" in csp and "font-src 'self'" in csp and "unsafe-inline" not in csp
     html = r.text
     assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), "an inline script"
     assert not re.search(r"<style|\sstyle=", html), "an inline style"
