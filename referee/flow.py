@@ -130,7 +130,8 @@ def trick_end(st: State, passer: int, idle: int, log) -> dict:
 def quiet_pass(st: State, passer: int) -> tuple[int | None, int] | None:
     """(turn, passed) after a pass after which the trick goes on (the turn moves to the next seat that may play,
     the passer sitting out under pass_until_flush), or None when the pass ends the trick (every seat has passed,
-    or the turn is back at the field's owner). The pass hooks were asked first."""
+    or the turn is back at the field's owner, or would be and the owner does not play on). The pass hooks were
+    asked first."""
     players = st.players
     n = len(players)
     s = passer
@@ -139,6 +140,8 @@ def quiet_pass(st: State, passer: int) -> tuple[int | None, int] | None:
         for _ in range(n - 1):
             s = (s + st.direction) % n
             if players[s].place is None and not passed >> s & 1:
+                if st.field is not None and s == st.field.seat and not st.rules.owner_plays_on:
+                    return None  # everyone else has passed: the owner leads on an empty field
                 return s, passed
         return None
     if st.field is None:

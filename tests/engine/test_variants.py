@@ -268,3 +268,36 @@ def test_a_joker_standing_in_for_a_suit_makes_no_lock():
 
     assert locked(only("uecda", "suit_lock")) == ["S", "H"]
     assert locked({**only("uecda", "suit_lock"), **NO_STANDIN}) == []
+
+
+# --- passers sit out and the field's owner does not play on (pass_until_flush.owner_plays_on) -----------------------
+
+def _after_everyone_else_passes(owner_plays_on: bool):
+    rules = only("uecda", pass_until_flush={"owner_plays_on": owner_plays_on})
+    st = game("uecda", [["S5", "S6", "S7"], ["D4", "DA"], ["C4", "CA"]], rules)
+    _, st = play(st, 0, "S5")
+    return passes(st, 1, 2)
+
+
+def test_by_default_the_owner_gets_the_turn_back_on_its_own_cards():
+    st = _after_everyone_else_passes(True)
+    assert field(st) == {"S5"} and js(st)["turn"] == 0
+    _, st = play(st, 0, "S6")                                   # it plays over its own cards
+    assert field(st) == {"S6"}
+
+
+def test_without_owner_plays_on_the_field_flushes_and_the_owner_leads():
+    st = _after_everyone_else_passes(False)
+    assert field(st) is None and js(st)["turn"] == 0 and js(st)["passed"] == []
+
+
+def test_without_owner_plays_on_passers_still_sit_out_until_the_flush():
+    rules = only("uecda", pass_until_flush={"owner_plays_on": False})
+    st = game("uecda", [["S5", "S9", "S7"], ["D4", "D6", "DA"], ["C4", "C8", "CA"]], rules)
+    _, st = play(st, 0, "S5")
+    st = passes(st, 1)
+    _, st = play(st, 2, "C8")
+    _, st = play(st, 0, "S9")                                   # seat 1 passed: it sits out, seat 2 is next
+    assert js(st)["turn"] == 2
+    st = passes(st, 2)                                          # everyone but seat 0 has passed: seat 0 leads
+    assert field(st) is None and js(st)["turn"] == 0
