@@ -81,7 +81,8 @@ def advance_after_play(st: State, player, skip, log):
     """Turn after a play that stays on the field: the next active player, skipping ``skip`` of them.
 
     If the skipping comes back round to the player (コンボ) it gets the turn with its cards still on the
-    field; a finished player whose cards are reached again is flushed and the next active player leads.
+    field (five_skip's ``round`` "flush": the field flushes and it leads; with ``wrap`` skips left go on past it);
+    a finished player whose cards are reached again is flushed and the next active player leads.
     """
     if not skip and st.active(player):
         return copied(st, {"turn": next_in_turn(st, player)})
@@ -92,8 +93,12 @@ def advance_after_play(st: State, player, skip, log):
         s = (s + st.direction) % n
         if s == player:
             if st.active(player):
+                if skip > 0 and skipped and st.rules.skip_wraps:
+                    continue  # passed over, not skipped: the skipping goes round again
                 if skipped:
                     log.append({"kind": "skip", "seats": skipped})
+                    if st.rules.skip_round == "flush":
+                        return lead_after_flush(st, player, log)
                     log.append({"kind": "combo", "seat": player})
                 return copied(st, {"turn": player})
             return lead_after_flush(st, player, log)

@@ -10,13 +10,15 @@ from .rules.base import flagged
 
 MAX_PLAYERS = 8  # seats a game may have (2 to 8)
 # Ruleset values that rules' ``settings`` hooks may set: how sequences compare, their fewest cards, the jokers and
-# whether a joker standing in fires its rank's effects, whether the field's owner gets the turn back (passers sit out).
+# whether a joker standing in fires its rank's effects, whether the field's owner gets the turn back (passers sit
+# out), what skipping round the table does.
 SETTINGS: dict[str, Any] = {"compare": "shift", "min_stairs": 3, "jokers": 0, "standin_effects": True,
-                            "owner_plays_on": True}
+                            "owner_plays_on": True, "skip_round": "combo", "skip_wraps": False}
 
 class Ruleset:
     __slots__ = ("preset", "_params", "shapes", "sequences", "compare", "min_stairs", "declarations", "jokers",
                  "field_shapes", "titles", "standin_effects", "owner_plays_on",
+                 "skip_round", "skip_wraps",
                  "legality_hooks", "special_hooks", "play_hooks", "suit_hooks", "finish_hooks", "place_hooks",
                  "special_cand_hooks", "required_hooks",
                  "extra_hooks", "decline_hooks", "declinable", "trust_hooks", "on_finish_hooks", "finishers", "leader_hooks",
@@ -42,6 +44,7 @@ class Ruleset:
             settings.update(m.settings(p))
         self.compare, self.min_stairs, self.jokers = settings["compare"], settings["min_stairs"], settings["jokers"]
         self.standin_effects, self.owner_plays_on = settings["standin_effects"], settings["owner_plays_on"]
+        self.skip_round, self.skip_wraps = settings["skip_round"], settings["skip_wraps"]
         self.declarations = flag("DECLARATIONS_REQUIRED")
         self.shapes = frozenset(s for s in SHAPES if s in params)
         # in a fixed order: the candidate sets' order (hence legal_moves') must not depend on str hashing

@@ -11,8 +11,16 @@ ID: Final = "five_skip"
 NAME_JA = "5とばし"
 SUMMARY = ("A play with N fives skips the next N active players. If the skipping comes back round to the player "
            "(コンボ), it may play on its own cards or pass, which flushes the field and lets it lead.")
-PARAMS = {"rank": Param("5", "the rank that skips (K: Kとばし); T is the 10", choices=tuple(RANKS))}
+PARAMS = {"rank": Param("5", "the rank that skips (K: Kとばし); T is the 10", choices=tuple(RANKS)),
+          "round": Param("combo", "when the skipping comes back round to the player: combo (it may play on its own "
+                         "cards or pass) or flush (the field flushes at once and it leads)", choices=("combo", "flush")),
+          "wrap": Param(False, "skips beyond the other players go on round the table past the player (false: they "
+                        "stop at the player)")}
 DECLARABLE = True
+
+
+def settings(params) -> dict:
+    return {"skip_round": params["round"], "skip_wraps": params["wrap"]}
 
 
 def after_play(view: PlayView, params):

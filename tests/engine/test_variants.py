@@ -301,3 +301,31 @@ def test_without_owner_plays_on_passers_still_sit_out_until_the_flush():
     assert js(st)["turn"] == 2
     st = passes(st, 2)                                          # everyone but seat 0 has passed: seat 0 leads
     assert field(st) is None and js(st)["turn"] == 0
+
+
+# --- 5とばし round the table: a flush instead of コンボ, skips that wrap (five_skip.round, five_skip.wrap) ------------
+
+def _after_fives(fives: list[str], **params):
+    st = game("nanko", [[*fives, "S4"], ["DA", "CA"], ["D6", "C6"]], only("nanko", five_skip=params or True))
+    _, st = play(st, 0, *fives)
+    return st
+
+
+def test_by_default_two_fives_at_three_players_come_back_round_as_a_combo():
+    st = _after_fives(["H5", "D5"])
+    assert field(st) == {"H5", "D5"} and js(st)["turn"] == 0
+
+
+def test_with_round_flush_the_skipping_round_flushes_the_field_and_the_player_leads():
+    st = _after_fives(["H5", "D5"], round="flush")
+    assert field(st) is None and js(st)["turn"] == 0 and "H5" in js(st)["discard_pile"]
+
+
+def test_without_wrap_skips_beyond_the_table_stop_at_the_player():
+    st = _after_fives(["H5", "D5", "C5"])
+    assert field(st) == {"H5", "D5", "C5"} and js(st)["turn"] == 0
+
+
+def test_with_wrap_skips_go_on_past_the_player():
+    st = _after_fives(["H5", "D5", "C5"], wrap=True)              # skips seats 1, 2, (passes 0), 1: seat 2's turn
+    assert field(st) == {"H5", "D5", "C5"} and js(st)["turn"] == 2
