@@ -149,10 +149,53 @@ function renderRules() {
     const cb = $("input", row);
     cb.checked = r.id in keep ? keep[r.id] : on;
     if (r.id in keep) cb.dataset.touched = "1";
-    cb.addEventListener("change", () => { cb.dataset.touched = "1"; rulesSummary(); });
     box.appendChild(row);
+    const params = paramControls(r, pr[r.id]);
+    if (params) box.appendChild(params);
+    const shown = () => { if (params) params.hidden = !cb.checked; };
+    cb.addEventListener("change", () => { cb.dataset.touched = "1"; shown(); rulesSummary(); });
+    shown();
   }
   rulesSummary();
+}
+// A rule's parameters (its variants), set to the preset's values: a select for choices, a checkbox, a number.
+function paramControls(r, presetParams) {
+  const names = Object.keys(r.params || {});
+  if (!names.length) return null;
+  const wrap = document.createElement("div");
+  wrap.className = "rule-params";
+  for (const name of names) {
+    const spec = r.params[name];
+    const value = presetParams && name in presetParams ? presetParams[name] : spec.default;
+    const label = document.createElement("label");
+    label.title = spec.help;
+    let input;
+    if (spec.choices) {
+      input = document.createElement("select");
+      for (const c of spec.choices) input.add(new Option(String(c), String(c)));
+      input.value = String(value);
+    } else if (spec.type === "boolean") {
+      input = document.createElement("input");
+      input.type = "checkbox";
+      input.checked = !!value;
+    } else {
+      input = document.createElement("input");
+      input.type = "number";
+      if (spec.min !== undefined) { input.min = spec.min; input.max = spec.max; }
+      input.value = value;
+    }
+    Object.assign(input.dataset, { of: r.id, param: name, kind: spec.choices ? "choice" : spec.type });
+    input.dataset.preset = JSON.stringify(value);
+    label.append(`${name} `, input);
+    wrap.appendChild(label);
+  }
+  return wrap;
+}
+function paramValue(input) {
+  if (input.dataset.kind === "boolean") return input.checked;
+  if (input.dataset.kind === "integer") return Number(input.value);
+  const choice = input.value;
+  return /^-?\d+$/.test(choice) && typeof JSON.parse(input.dataset.preset) === "number" ? Number(choice) : choice;
 }
 // The folded rules list says what it holds: on a phone the list is closed, so Create game stays near the seats.
 function rulesSummary() {
@@ -201,6 +244,15 @@ async function createGame(ev) {
     const on = pr[c.dataset.rule] !== false && pr[c.dataset.rule] !== undefined;
     if (c.checked !== on) overrides[c.dataset.rule] = c.checked;
   });
+  // a rule on with parameters other than the preset's: every parameter, as set (the rest are its defaults)
+  const params = {};
+  $$("[data-param]").forEach((c) => { (params[c.dataset.of] ||= []).push(c); });
+  for (const [rule, inputs] of Object.entries(params)) {
+    if (overrides[rule] === false) continue;
+    const on = overrides[rule] === true || (pr[rule] !== false && pr[rule] !== undefined);
+    if (!on || inputs.every((c) => JSON.stringify(paramValue(c)) === c.dataset.preset)) continue;
+    overrides[rule] = Object.fromEntries(inputs.map((c) => [c.dataset.param, paramValue(c)]));
+  }
   const adv = $("#rules-json").value.trim();
   if (adv) {
     try { Object.assign(overrides, JSON.parse(adv)); } catch (e) { $("#create-error").textContent = `JSON: ${e.message}`; return; }

@@ -190,6 +190,35 @@ def test_create_form_lists_rules_with_japanese_names(page, live):
     assert "no_such_rule" in page.inner_text("#create-error")
 
 
+def test_a_variant_is_set_from_the_rules_list(page, live):
+    """A rule's parameters sit under it, at the preset's values, shown while the rule is on; changed ones are sent."""
+    page.goto("/")
+    wait_ready(page)
+    page.select_option("#preset", "nanko")
+    rank = page.locator("[data-of='five_skip'][data-param='rank']")
+    assert rank.input_value() == "5" and rank.is_visible()
+    rank.select_option("K")
+    wrap = page.locator("[data-of='five_skip'][data-param='wrap']")
+    wrap.check()
+    nine = page.locator("input[data-rule='nine_cut']")
+    count = page.locator("[data-of='nine_cut'][data-param='count']")
+    assert not nine.is_checked() and not count.is_visible()        # off in nanko: its parameters are folded away
+    nine.check()
+    assert count.is_visible() and count.input_value() == "2"
+    page.locator("[data-of='eight_cut'][data-param='normal_only']").uncheck()  # nanko plays it normal-only
+    page.click("#create")
+    page.wait_for_selector("#created:not([hidden])")
+    gid = page.inner_text("#created-id").strip()
+    games = page.evaluate("() => JSON.parse(localStorage.getItem('daifugo.games'))")
+    state = requests.get(f"{live.base}/v1/games/{gid}",
+                         headers={"Authorization": f"Bearer {games[gid]['table_token']}"}).json()
+    rules = state["rules"]
+    assert rules["five_skip"] == {"rank": "K", "round": "combo", "wrap": True}
+    assert rules["nine_cut"] == {"count": 2}
+    assert rules["eight_cut"] == {"normal_only": False}
+    assert rules["jack_back"] == {"again": "restores", "optional": True}  # untouched: the preset's own
+
+
 def test_judge_a_dispute(page, live):
     gid, token = create_vs_bots(page, "uecda", seed=5)
     games = page.evaluate("() => JSON.parse(localStorage.getItem('daifugo.games'))")
