@@ -32,11 +32,13 @@ def ask(bot, st, seat: int, rng, history=None, legal: list[dict] | None = None) 
     return bot(seen.view, seen.legal, rng, history=history, forbidden_last=seen.forbidden_last)
 
 
-class Turn(NamedTuple):
+class Turn:
     """A seat's plays (and pass) as the greedy policy scores them: the facts of its seat view that scoring reads,
     and its legal moves as engine ``Move`` objects with their annotations (None for a pass), in the order listed.
     ``choices`` are the moves as the caller holds them (the ``Move`` objects themselves, or the legal-move entries
-    they were read from): choosing the i-th move is ``choices[i]``. Nothing here is hidden from the seat."""
+    they were read from): choosing the i-th move is ``choices[i]``. Nothing here is hidden from the seat. (A class
+    with slots: the playouts build one per ply, and compiled it is a native class built by a direct call.)"""
+    __slots__ = ("cards", "reversed", "lead", "others", "forbidden_last", "moves", "notes", "choices")
     cards: int                   # the seat's hand (bitmask)
     reversed: bool               # the view's order is "reversed"
     lead: bool                   # the field is empty (or the seat would lead: the next leader in a cut-back window)
@@ -45,6 +47,11 @@ class Turn(NamedTuple):
     moves: list[Move]
     notes: list[Note | None]
     choices: list
+
+    def __init__(self, cards: int, reversed: bool, lead: bool, others: list[int], forbidden_last: int,
+                 moves: list[Move], notes: list[Note | None], choices: list) -> None:
+        self.cards, self.reversed, self.lead, self.others = cards, reversed, lead, others
+        self.forbidden_last, self.moves, self.notes, self.choices = forbidden_last, moves, notes, choices
 
 
 class Decision(NamedTuple):
@@ -57,11 +64,15 @@ class Decision(NamedTuple):
     exchange: bool               # the view's phase is "exchange"
 
 
-class Facts(NamedTuple):
-    """What the greedy policy reads of whatever a seat must do now."""
+class Facts:
+    """What the greedy policy reads of whatever a seat must do now (a class with slots, as ``Turn``)."""
+    __slots__ = ("legal", "turn", "decision")
     legal: list                  # the seat's legal moves (annotated where the policy reads annotations)
     turn: Turn | None            # its plays and pass: on its turn, or as the next leader in a cut-back window
     decision: Decision | None    # a pending decision (None on a turn to play or pass)
+
+    def __init__(self, legal: list, turn: Turn | None, decision: Decision | None) -> None:
+        self.legal, self.turn, self.decision = legal, turn, decision
 
 
 def forced(legal: list) -> Any:
