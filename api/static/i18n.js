@@ -54,6 +54,7 @@ window.I18N = {
     corrected_hand: "hand of {who} now: {cards}", judge_need_state: "The state must be a game state as the table token sees it (with its players and hands): use “Hold the open game's state”.", disabled_offline: "offline",
     due_lead: "you lead: play", why_other: "this move is not allowed now",
     why_not_your_turn: "it is {turn}'s turn, not {who}'s", why_not_your_turn_you: "it is {turn}'s turn, not yours",
+    why_not_your_turn_yours: "it is your turn, not {who}'s",
     why_must_play: "you lead on an empty field: play something (passing is not allowed)",
     why_must_include_first_card: "the first play must include {first} ({rule})",
     why_locked: "{rule} is on: {cards} cannot be played now",

@@ -159,6 +159,7 @@ function reasonWords(v, m, st) {
       first: cardName((first && typeof first === "object" && first.card) || "D3"),
     };
     if (v.reason === "not_your_turn" && S.game && seat === S.game.viewer) return t("why_not_your_turn_you", vars);
+    if (v.reason === "not_your_turn" && vars.turn === t("you")) return t("why_not_your_turn_yours", vars);
     if (v.reason === "not_in_hand" && S.game && seat === S.game.viewer) return t("why_not_in_hand_you", vars);
     return t(key, vars);
   }
