@@ -400,7 +400,8 @@ function ingest(evs) {
     if (ev.seq > S.bannerSeq) {
       S.bannerSeq = ev.seq;
       const st = S.state;
-      bannersFor(ev, st).forEach((b) => S.banners.push(Object.assign(b, { seq: ev.seq })));
+      const own = bannersFor(ev, st);
+      if (own.length) S.banners.push(mergedBanner(own, ev.seq));
       if (ev.type === "deal_started" || (ev.outcome || []).some((o) => o.kind === "play")) S.turnovers.push(ev.seq);
       const outs = ev.outcome || [];
       if (outs.some((o) => o.kind === "flush")) {
@@ -415,6 +416,12 @@ function ingest(evs) {
   if (S.log.length > 200) S.log.splice(0, S.log.length - 200);
   dropStaleBanners();
   pumpBanners();
+}
+// One banner per event: the first moment large, the others beneath it.
+function mergedBanner(list, seq) {
+  const [head, ...rest] = list;
+  const small = [head.small, ...rest.map((b) => (b.small ? `${b.text} (${b.small})` : b.text))].filter(Boolean).join(" · ");
+  return { text: head.text, small, kind: head.kind, seq };
 }
 // A banner belongs to its event: once the field has moved on by two plays (or a new deal), it is stale and
 // dropped, shown or queued, so the banner never lags the table by more than one play (the log keeps everything).

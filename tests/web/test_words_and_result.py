@@ -185,3 +185,18 @@ def test_declarations_are_glossed_in_english(screen, live):
     eight.wait_for()
     assert "—" not in eight.inner_text()
     tap(page, "#lang")
+
+
+def test_one_play_with_many_moments_is_one_banner(screen, live):
+    page = screen
+    game = Game(live, "gekifugo", deal({0: ["D3"]}))
+    open_seat(page, game, 0)
+    seq = int(page.get_attribute("body", "data-seq"))
+    ev = {"seq": seq + 100, "type": "move", "move": {"seat": 1, "action": "play", "cards": ["H8"]},
+          "verdict": {"legal": True, "effects": ["eight_cut", "suit_lock", "revolution"], "void_declarations": ["five_skip"]},
+          "outcome": [{"kind": "play", "seat": 1, "cards": ["H8"], "shape": "single", "as": {}}]}
+    page.evaluate("ev => ingest([ev])", ev)   # through the page's own event path
+    page.wait_for_selector("#banner:has-text('8切り')")
+    text = page.inner_text("#banner")
+    assert all(w in text for w in ("縛り", "革命", "void declaration: 5とばし", "♥8")), text
+    assert page.evaluate("() => S.banners.length") == 0
