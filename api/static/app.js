@@ -599,11 +599,13 @@ function orderChips(st) {
   s += `<span class="chip">${st.direction === -1 ? "↺ " + t("counter") : "↻ " + t("clockwise")}</span>`;
   return s;
 }
+// The lock's kind by its rule's name (縛り / 片縛り), never the engine's "exact" / "partial".
+function lockKindWord(kind, st) { return ruleLabel(kind === "partial" ? "partial_suit_lock" : "suit_lock", st); }
 function lockChips(st) {
   const l = st.locks || {};
   const parts = [];
   if (l.suits && l.suits.length) parts.push(`${t("suits")} ${l.suits.map((x) => SUITS[x] || x).join("")}`);
-  if (l.kind) parts.push(`${t("kind")} ${l.kind}`);
+  if (l.kind) parts.push(lockKindWord(l.kind, st));
   if (l.rank) parts.push(t("rank"));
   return parts.length ? `<span class="chip lock">縛り ${parts.join(" · ")}</span>` : "";
 }
@@ -624,7 +626,7 @@ function lockText(st) {
   const l = st.locks || {};
   const parts = [];
   if (l.suits && l.suits.length) parts.push(`${t("suits")} ${l.suits.map((x) => SUITS[x] || x).join("")}`);
-  if (l.kind) parts.push(`${t("kind")} ${l.kind}`);
+  if (l.kind) parts.push(lockKindWord(l.kind, st));
   if (l.rank) parts.push(t("rank"));
   return parts.join(", ") || t("none");
 }

@@ -200,3 +200,14 @@ def test_one_play_with_many_moments_is_one_banner(screen, live):
     text = page.inner_text("#banner")
     assert all(w in text for w in ("縛り", "革命", "void declaration: 5とばし", "♥8")), text
     assert page.evaluate("() => S.banners.length") == 0
+
+
+def test_a_partial_lock_is_named_not_coded(screen, live):
+    page = screen
+    game = Game(live, "gekifugo", deal({0: ["D3", "S3"], 1: ["S4", "H4"]}))
+    game.move(0, "play", ["D3", "S3"])
+    game.move(1, "play", ["S4", "H4"], declare=["partial_suit_lock"])
+    assert game.state()["locks"]["kind"] == "partial"
+    open_seat(page, game, 2)
+    felt = page.inner_text("#felt")
+    assert "片縛り" in felt and "partial" not in felt, felt
