@@ -13,7 +13,7 @@ const S = {
   state: null, seq: -1, legal: null, actAs: null,
   selected: new Set(), chosen: null, ticked: new Set(),
   log: [], streamGen: 0, streamAbort: null, refreshing: false, dirty: false,
-  bannerSeq: -1, evSeq: -1, banners: [], bannerTimer: null, lastTrick: null, offline: false, resultDeal: null, standings: null,
+  bannerSeq: -1, evSeq: -1, banners: [], bannerShown: null, turnovers: [], bannerTimer: null, lastTrick: null, offline: false, resultDeal: null, standings: null,
   focusCard: null, kbdOption: -1,
   replay: { events: [], seq: 0, timer: null },
 };
@@ -108,7 +108,7 @@ function cardEl(code, cls = "") {
   return el;
 }
 function cardsText(cards) {
-  if (typeof cards === "number") return t("n_cards", { n: cards });
+  if (typeof cards === "number") return countWords(cards);
   return cardsWords(cards);
 }
 function ruleName(id) { return ruleLabel(id, S.state); }
@@ -131,7 +131,7 @@ async function loadCatalog() {
   }
   $("#preset").value = Object.keys(S.catalog.presets).includes("nanko") ? "nanko" : $("#preset").value;
   renderRules();
-  for (let i = 0; i < 4; i++) addSeat(i === 0 ? "you" : `bot${i}`, i === 0 ? "" : "random");
+  for (let i = 0; i < 4; i++) addSeat(i === 0 ? "you" : `bot${i}`, i === 0 ? "" : defaultBot());
 }
 function presetRules() { return S.catalog.presets[$("#preset").value] || {}; }
 function renderRules() {
@@ -202,14 +202,17 @@ function rulesSummary() {
   const all = $$("input[data-rule]");
   $("#rules-summary").textContent = `${$("#preset").value}: ${all.filter((c) => c.checked).length} / ${all.length}`;
 }
+// The strongest bot that answers within the bot-turn budget: mc (200 ms a turn by default), else greedy.
+function defaultBot() { return ["mc", "greedy"].find((b) => S.bots.includes(b)) || S.bots[0] || ""; }
 function addSeat(name, bot) {
   const box = $("#seats");
   const n = box.children.length;
   if (n >= 8) return;
+  if ($("#table-mode").checked && (!name || /^(bot\d+|you)$/.test(name))) name = t("player_n", { n: n + 1 });
   const row = document.createElement("div");
   row.className = "seatrow";
   row.innerHTML = `<span class="seatno">${n}</span><input class="seat-name" value="${escapeHtml(name || `p${n}`)}" maxlength="40">` +
-    `<select class="seat-kind"><option value="">${t("human")}</option>` +
+    `<select class="seat-kind" aria-label="${t("human")} / ${t("bot")}"><option value="">${t("human")}</option>` +
     S.bots.map((b) => `<option value="${b}">${t("bot")}: ${b}</option>`).join("") + `</select>`;
   $(".seat-kind", row).value = bot || "";
   box.appendChild(row);
@@ -218,7 +221,13 @@ function addSeat(name, bot) {
 function syncLeader() {
   const table = $("#table-mode").checked;
   $("#leader-wrap").hidden = !table;
-  $$(".seat-kind").forEach((s) => { s.disabled = table; });
+  // a real table: every seat is a person, so no bot choice and no bot names
+  $$(".seatrow").forEach((row, i) => {
+    const kind = $(".seat-kind", row), name = $(".seat-name", row);
+    kind.hidden = kind.disabled = table;
+    if (table && /^(bot\d+|you|p\d+)$/.test(name.value)) name.value = t("player_n", { n: i + 1 });
+    else if (!table && name.value === t("player_n", { n: i + 1 })) name.value = i ? `bot${i}` : "you";
+  });
   const sel = $("#leader");
   const v = sel.value;
   sel.innerHTML = "";
@@ -255,7 +264,9 @@ async function createGame(ev) {
   }
   const adv = $("#rules-json").value.trim();
   if (adv) {
-    try { Object.assign(overrides, JSON.parse(adv)); } catch (e) { $("#create-error").textContent = `JSON: ${e.message}`; return; }
+    try { Object.assign(overrides, JSON.parse(adv)); } catch (e) {
+      $("#create-error").textContent = t("judge_bad_json", { box: t("box_advanced"), why: jsonTrouble(adv, e) }); return;
+    }
   }
   if (Object.keys(overrides).length) body.rules = overrides;
   if (table) {
@@ -350,7 +361,7 @@ async function openGame(id, token) {
   S.game = { id, token, viewer: null };
   S.lastSync = S.lastBeat = Date.now();
   S.state = null; S.log = []; S.selected.clear(); S.chosen = null; S.legal = null; S.replay.state = null;
-  S.banners = []; S.lastTrick = null; S.resultDeal = null; S.standings = null; S.offline = false;
+  S.banners = []; S.bannerShown = null; S.turnovers = []; S.lastTrick = null; S.resultDeal = null; S.standings = null; S.offline = false;
   const res = await api(`/v1/games/${id}`, { token });
   if (!res.ok) {
     $("#game-title").textContent = errText(res);
@@ -366,7 +377,6 @@ async function openGame(id, token) {
     : { [`seat${S.game.viewer}`]: token, preset: S.state.preset, names: S.state.players.map((p) => p.name) });
   const ev = await api(`/v1/games/${id}/events?after=${Math.max(-1, S.seq - 40)}`, { token });
   if (ev.ok) S.log = ev.data.events.filter((e) => e.type !== "game_created");
-  if (S.state.phase === "deal_over") S.resultDeal = S.state.deal;  // a finished deal reopened: the table, not the result
   setupSeatSwitch();
   await refreshLegal();
   renderGame();
@@ -442,7 +452,9 @@ function ingest(evs) {
     if (ev.seq > S.bannerSeq) {
       S.bannerSeq = ev.seq;
       const st = S.state;
-      bannersFor(ev, st).forEach((b) => S.banners.push(b));
+      const own = bannersFor(ev, st);
+      if (own.length) S.banners.push(mergedBanner(own, ev.seq));
+      if (ev.type === "deal_started" || (ev.outcome || []).some((o) => o.kind === "play")) S.turnovers.push(ev.seq);
       const outs = ev.outcome || [];
       if (outs.some((o) => o.kind === "flush")) {
         const play = outs.find((o) => o.kind === "play");
@@ -454,17 +466,42 @@ function ingest(evs) {
   }
   S.log.sort((a, b) => (typeof a.seq === "number" ? a.seq : 1e9) - (typeof b.seq === "number" ? b.seq : 1e9));
   if (S.log.length > 200) S.log.splice(0, S.log.length - 200);
+  dropStaleBanners();
   pumpBanners();
+}
+// One banner per event: the first moment large, the others beneath it.
+function mergedBanner(list, seq) {
+  const [head, ...rest] = list;
+  const small = [head.small, ...rest.map((b) => (b.small ? `${b.text} (${b.small})` : b.text))].filter(Boolean).join(" · ");
+  return { text: head.text, small, kind: head.kind, seq };
+}
+// A banner belongs to its event: once the field has moved on by two plays (or a new deal), it is stale and
+// dropped, shown or queued, so the banner never lags the table by more than one play (the log keeps everything).
+function staleBanner(b) {
+  const later = S.turnovers.filter((q) => q > b.seq);
+  return later.length >= 2 || S.turnovers.some((q) => q > b.seq && S.log.some((e) => e.seq === q && e.type === "deal_started"));
+}
+function dropStaleBanners() {
+  S.banners = S.banners.filter((b) => !staleBanner(b));
+  if (S.bannerShown && staleBanner(S.bannerShown)) {
+    clearTimeout(S.bannerTimer);
+    S.bannerTimer = null;
+    S.bannerShown = null;
+    $("#banner").hidden = true;
+  }
 }
 function pumpBanners() {
   if (S.bannerTimer || !S.banners.length) return;
   const b = S.banners.shift();
+  S.bannerShown = b;
   const el = $("#banner");
+  el.dataset.seq = String(b.seq);
   el.innerHTML = `${escapeHtml(b.text)}${b.small ? `<small>${escapeHtml(b.small)}</small>` : ""}`;
   el.hidden = false;
   el.style.animation = "none"; void el.offsetWidth; el.style.animation = "";
   S.bannerTimer = setTimeout(() => {
     S.bannerTimer = null;
+    S.bannerShown = null;
     if (!S.banners.length) el.hidden = true;
     pumpBanners();
   }, S.banners.length > 4 ? 500 : S.banners.length > 1 ? 1200 : 2000);
@@ -614,11 +651,13 @@ function orderChips(st) {
   s += `<span class="chip">${st.direction === -1 ? "↺ " + t("counter") : "↻ " + t("clockwise")}</span>`;
   return s;
 }
+// The lock's kind by its rule's name (縛り / 片縛り), never the engine's "exact" / "partial".
+function lockKindWord(kind, st) { return ruleLabel(kind === "partial" ? "partial_suit_lock" : "suit_lock", st); }
 function lockChips(st) {
   const l = st.locks || {};
   const parts = [];
   if (l.suits && l.suits.length) parts.push(`${t("suits")} ${l.suits.map((x) => SUITS[x] || x).join("")}`);
-  if (l.kind) parts.push(`${t("kind")} ${l.kind}`);
+  if (l.kind) parts.push(lockKindWord(l.kind, st));
   if (l.rank) parts.push(t("rank"));
   return parts.length ? `<span class="chip lock">縛り ${parts.join(" · ")}</span>` : "";
 }
@@ -639,7 +678,7 @@ function lockText(st) {
   const l = st.locks || {};
   const parts = [];
   if (l.suits && l.suits.length) parts.push(`${t("suits")} ${l.suits.map((x) => SUITS[x] || x).join("")}`);
-  if (l.kind) parts.push(`${t("kind")} ${l.kind}`);
+  if (l.kind) parts.push(lockKindWord(l.kind, st));
   if (l.rank) parts.push(t("rank"));
   return parts.join(", ") || t("none");
 }
@@ -722,10 +761,18 @@ function renderHand(st, acting) {
   const due = mine ? dueFor(st, seat) : null;
   $("#hand-title").textContent = `${p.name}${p.title ? " · " + p.title : ""} (${t("seat")} ${seat})`;
   panel.classList.toggle("myturn", mine);
-  $("#due").textContent = S.offline ? t("offline_banner") : mine ? `${t("your_turn")} — ${due && due.action !== "play" ? dueText(due) : t("due_play")}`
+  const canPass = moves.some((m) => m.action === "pass");
+  $("#due").textContent = S.offline ? t("offline_banner") : mine ? `${t("your_turn")} — ${due && due.action !== "play" ? dueText(due) : t(canPass ? "due_play" : "due_lead")}`
     : acting.length ? `${t("waiting")} ${acting.map((s) => seatWord(s, st)).join(", ")}` : (st.phase === "deal_over" ? t("deal_over") : "");
+  // a card is "playable" when it is a legal play alone (or may be chosen for a give/discard); a selection that
+  // completes a legal play of several cards is marked "complete"
   const playable = new Set();
-  moves.forEach((m) => (Array.isArray(m.cards) ? m.cards : []).concat(m.choose ? m.choose.from : []).forEach((c) => playable.add(c)));
+  moves.forEach((m) => {
+    if (m.choose) m.choose.from.concat(m.cards || []).forEach((c) => playable.add(c));
+    else if (Array.isArray(m.cards) && m.cards.length === 1) playable.add(m.cards[0]);
+  });
+  const sel = [...S.selected];
+  const complete = sel.length > 1 && moves.some((m) => !m.choose && Array.isArray(m.cards) && sameSet(m.cards, sel));
   const received = receivedCards(seat);
   const hand = $("#hand");
   hand.innerHTML = "";
@@ -737,6 +784,7 @@ function renderHand(st, acting) {
       ce.title = cardName(code);
       if (playable.has(code)) ce.classList.add("playable");
       if (S.selected.has(code)) ce.classList.add("selected");
+      if (complete && S.selected.has(code)) ce.classList.add("complete");
       if (received.has(code)) ce.classList.add("received");
       ce.tabIndex = 0;
       ce.setAttribute("role", "button");
@@ -753,7 +801,6 @@ function renderHand(st, acting) {
   act.textContent = t(action === "request" ? "request" : action);
   act.dataset.action = action;
   act.disabled = !live || !mine || action === "request";
-  const canPass = moves.some((m) => m.action === "pass");
   $("#pass").disabled = !live || !mine || !canPass;
   $("#clear").disabled = !live;
   // options: every legal move, weakest first; never enumerated for a hand the referee does not know
@@ -818,7 +865,7 @@ function renderDeclarations(st, active, moves) {
   const box = (r) => {
     const lab = document.createElement("label");
     lab.className = "decl";
-    lab.innerHTML = `<input type="checkbox" value="${r.id}"${S.ticked.has(r.id) ? " checked" : ""}> ${escapeHtml(ruleLabel(r.id, st))}`;
+    lab.innerHTML = `<input type="checkbox" value="${r.id}"${S.ticked.has(r.id) ? " checked" : ""}> ${escapeHtml(declLabel(r.id, st))}`;
     lab.title = `${r.id}: ${ruleDesc(r)}`;
     $("input", lab).addEventListener("change", (e) => { if (e.target.checked) S.ticked.add(r.id); else S.ticked.delete(r.id); });
     return lab;
@@ -847,11 +894,11 @@ function moveLabel(m) {
   if (Array.isArray(m.cards)) s += cardsWords(m.cards, m.as);
   if (m.choose) {
     const n = m.choose.min === m.choose.max ? `${m.choose.min}` : `${m.choose.min}–${m.choose.max}`;
-    s += `${Array.isArray(m.cards) && m.cards.length ? " + " : ""}${t("n_cards", { n })} / ${m.choose.from.length}`;
+    s += `${Array.isArray(m.cards) && m.cards.length ? " + " : ""}${n === "1" ? t("one_card") : t("n_cards", { n })} / ${m.choose.from.length}`;
   }
   if (m.rank !== undefined && m.rank !== null) s += ` ${m.rank}`;
   if (m.count !== undefined && m.count !== null) s += ` ×${m.count}`;
-  if (m.declare && m.declare.length) s += ` · ${m.declare.map((d) => ruleLabel(d, S.state)).join("・")}`;
+  if (m.declare && m.declare.length) s += ` · ${m.declare.map((d) => declLabel(d, S.state)).join("・")}`;
   if (m.decline && (m.decline.length || m.decline === true)) s += ` · ${t("w_decline", { rule: Array.isArray(m.decline) ? m.decline.map((d) => ruleLabel(d)).join("・") : "" })}`;
   return s.trim() || t(m.action);
 }
@@ -933,6 +980,7 @@ async function propose(move) {
     setResult(out, res.data.verdict, null, move);
     if (res.status === 422) {
       S.log.push({ type: "rejected", seq: "✗", verdict: res.data.verdict, move: Object.assign({}, move, { seat: S.actAs }) });
+      S.selected.clear(); S.chosen = null; S.declFor = null;
       renderGame();
     } else {
       S.selected.clear(); S.chosen = null; S.focusCard = null;
@@ -942,14 +990,14 @@ async function propose(move) {
     setResult(out, null, errText(res));
   }
 }
-function setResult(el, v, text, move) {
+function setResult(el, v, text, move, st = S.state) {
   el.innerHTML = "";
   el.className = "result";
   if (!v) { el.classList.add("bad"); el.textContent = text; return; }
   el.classList.add(v.legal ? "good" : "bad");
   el.innerHTML = `<span class="badge ${v.legal ? "ok" : "bad"}">${t(v.legal ? "legal" : "illegal")}</span>` +
-    (v.reason ? ` <b class="reason" title="${escapeHtml(v.reason)}">${escapeHtml(v.reason)}</b>` : "") +
-    ` <span class="message">${escapeHtml(v.legal ? v.message || "" : reasonWords(v, move, S.state))}</span>`;
+    ` <span class="message">${escapeHtml(v.legal ? plainWords(v.message || "", st) : reasonWords(v, move, st))}</span>`;
+  if (v.reason) el.dataset.reason = v.reason;
   if (v.effects && v.effects.length) {
     const ef = document.createElement("span");
     ef.className = "effects";
@@ -1034,7 +1082,9 @@ async function submitEntry(ev) {
   if (declare.length && move.action === "play") move.declare = declare;
   const extra = $("#entry-extra").value.trim();
   if (extra) {
-    try { Object.assign(move, JSON.parse(extra)); } catch (e) { setResult($("#entry-result"), null, `JSON: ${e.message}`); return; }
+    try { Object.assign(move, JSON.parse(extra)); } catch (e) {
+      setResult($("#entry-result"), null, t("judge_bad_json", { box: t("extra"), why: jsonTrouble(extra, e) })); return;
+    }
   }
   const res = await api(`/v1/games/${S.game.id}/moves?lang=${S.lang}`, { method: "POST", token: S.game.token, body: move });
   if (res.status === 200 || res.status === 422) {
@@ -1059,7 +1109,7 @@ function renderResult(st) {
   $("#result-title").textContent = t("places_title", { n: st.deal });
   const rows = [...st.players].sort((a, b) => (a.place || 99) - (b.place || 99));
   $("#result-places").innerHTML = rows.map((p) => `<tr data-seat="${p.seat}"><td>${p.place ? ordinalWord(p.place) : "—"}</td>` +
-    `<td class="title">${escapeHtml(p.title || "")}</td><td>${escapeHtml(p.name)}${S.game.viewer === p.seat ? ` (${t("you")})` : ""}</td></tr>`).join("");
+    `<td class="title">${escapeHtml(p.title || "")}</td><td>${escapeHtml(p.name)}${S.game.viewer === p.seat && p.name.toLowerCase() !== t("you").toLowerCase() ? ` (${t("you")})` : ""}</td></tr>`).join("");
   const counts = st.exchange_counts || [];
   const rules = st.rules || {};
   const byPlace = {};
@@ -1069,7 +1119,9 @@ function renderResult(st) {
   if (rules.exchange !== false && rules.exchange !== undefined) {
     counts.forEach((c, i) => {
       const high = byPlace[i + 1], low = byPlace[n - i];
-      if (c && high && low && high !== low) pairs.push(t("exch_pair", { n: c, high: seatWord(high.seat, st), low: seatWord(low.seat, st) }));
+      if (!c || !high || !low || high === low) return;
+      const key = S.game.viewer === low.seat ? "exch_pair_low_you" : S.game.viewer === high.seat ? "exch_pair_high_you" : "exch_pair";
+      pairs.push(t(key, { n: c, count: countWords(c), high: seatWord(high.seat, st), low: seatWord(low.seat, st) }));
     });
   }
   $("#result-exchange").innerHTML = pairs.length ? `<b>${t("exchange_next")}</b><ul>${pairs.map((x) => `<li>${escapeHtml(x)}</li>`).join("")}</ul>` : "";
@@ -1184,29 +1236,39 @@ function holdState() {
   $("#judge-state").value = JSON.stringify(S.state, null, 1);
   $("#judge-preset").value = S.state.preset;
 }
+// A box's JSON, or undefined after saying in words what is wrong with it.
+function jsonTrouble(text, e) {
+  if (!text.trim()) return t("json_empty");
+  return /end of (JSON )?input|Unterminated/.test(e.message) ? t("json_end") : t("json_other");
+}
+function parsedBox(text, box, out) {
+  try { return JSON.parse(text); } catch (e) {
+    setResult(out, null, t("judge_bad_json", { box: t(box), why: jsonTrouble(text, e) }));
+    return undefined;
+  }
+}
 async function submitJudge(ev) {
   ev.preventDefault();
   const out = $("#judge-result");
-  let state, move, rules = null;
-  try {
-    state = JSON.parse($("#judge-state").value);
-    if (!state || typeof state !== "object" || !Array.isArray(state.players)) {
-      setResult(out, null, t("judge_need_state")); return;
-    }
-    move = JSON.parse($("#judge-move").value);
-    const r = $("#judge-rules").value.trim();
-    if (r) rules = JSON.parse(r);
-  } catch (e) { setResult(out, null, `JSON: ${e.message}`); return; }
+  out.title = "";
+  const state = parsedBox($("#judge-state").value, "box_state", out);
+  if (state === undefined) return;
+  if (!state || typeof state !== "object" || !Array.isArray(state.players)) { setResult(out, null, t("judge_need_state")); return; }
+  const move = parsedBox($("#judge-move").value, "box_move", out);
+  if (move === undefined) return;
+  const r = $("#judge-rules").value.trim();
+  const rules = r ? parsedBox(r, "box_rules", out) : null;
+  if (rules === undefined) return;
   const body = { preset: $("#judge-preset").value, state, move };
   if (rules) body.rules = rules;
   const res = await api(`/v1/judge?lang=${S.lang}`, { method: "POST", body });
   if (!res.ok) {
     const e = res.data && res.data.error;
     // an inconsistent pasted state: say what to paste; the referee's own words (with its internals) stay in the tooltip
-    if (e && e.code === "bad_state") { setResult(out, null, `bad_state: ${t("judge_need_state")}`); out.title = e.message; return; }
+    if (e && e.code === "bad_state") { setResult(out, null, t("judge_need_state")); out.title = plainWords(e.message); return; }
     setResult(out, null, errText(res)); return;
   }
-  setResult(out, res.data.verdict, null, move);
+  setResult(out, res.data.verdict, null, move, state);
   const st = res.data.state;
   out.insertAdjacentHTML("beforeend", `<div class="after">→ ${t("turn")}: ${st.turn === null ? "—" : escapeHtml(seatWord(st.turn, st))} · ${t("field")}: ${st.field ? cardsText(st.field.cards) : t("empty_field")} · ${t("order")}: ${t(st.order === "reversed" ? "reversed" : "normal")}</div>`);
 }

@@ -12,9 +12,10 @@ function cardName(code) {
   return (SUIT_SYMBOLS[code[0]] || code[0]) + (code[1] === "T" ? "10" : code.slice(1));
 }
 function cardsWords(cards, as) {
-  if (typeof cards === "number") return t("n_cards", { n: cards });
+  if (typeof cards === "number") return countWords(cards);
   return (cards || []).map((c) => (as && as[c] ? `${cardName(c)}(=${cardName(as[c])})` : cardName(c))).join(" ");
 }
+function countWords(n) { return t(n === 1 ? "one_card" : "n_cards", { n }); }
 // strength of a card in the current order (jokers strongest); reversed flips the ranks
 function cardStrength(code, reversed) {
   if (code.startsWith("JK")) return 100;
@@ -57,16 +58,17 @@ function ordinalWord(place) { return t("place_n", { n: place }); }
 // One line per outcome item, for the log and the banners.
 function outcomeWords(o, st) {
   const who = (s) => seatWord(s, st);
+  const mine = (s) => S.game && S.game.viewer === s;
   switch (o.kind) {
     case "flush": return t("o_flush");
     case "finish":
       if (o.rule === "forbidden_finish") return t("o_forbidden", { who: who(o.seat), place: ordinalWord(o.place), rule: ruleLabel("forbidden_finish") });
-      return t("o_finish", { who: who(o.seat), place: ordinalWord(o.place) });
+      return t(mine(o.seat) ? "o_finish_you" : "o_finish", { who: who(o.seat), place: ordinalWord(o.place) });
     case "deal_over": return t("deal_over");
-    case "give": return t(o.to === S.game.viewer ? "o_received" : "o_give",
+    case "give": return t(o.to === S.game.viewer ? "o_received" : mine(o.from) ? "o_give_you" : "o_give",
       { who: who(o.from), to: who(o.to), cards: cardsWords(o.cards), rule: ruleLabel(o.rule, st) });
-    case "discard": return t("o_discard", { who: who(o.seat), cards: cardsWords(o.cards), rule: ruleLabel(o.rule, st) });
-    case "take": return t("o_take", { who: who(o.seat), cards: cardsWords(o.cards), rule: ruleLabel(o.rule, st) });
+    case "discard": return t(mine(o.seat) ? "o_discard_you" : "o_discard", { who: who(o.seat), cards: cardsWords(o.cards), rule: ruleLabel(o.rule, st) });
+    case "take": return t(mine(o.seat) ? "o_take_you" : "o_take", { who: who(o.seat), cards: cardsWords(o.cards), rule: ruleLabel(o.rule, st) });
     case "skip": return t((o.seats || []).includes(S.game.viewer) ? "o_skip_you" : "o_skip", { who: (o.seats || []).map(who).join(", ") });
     case "play_starts": return t("o_starts", { who: who(o.leader) });
     case "combo": return t("o_combo", { who: who(o.seat) });
@@ -122,15 +124,62 @@ function moveWords(m, st, play) {
   if (m.action === "cut_back") return t("w_cut_back", { cards: cardsWords(m.cards) });
   return `${t(m.action)} ${cardsWords(m.cards)}`.trim();
 }
-// A rejection in words: the API's message (Japanese with ?lang=ja), with the jargon of a missing declaration replaced.
+// A rejection in words, in the page's language, from the verdict's fields: never a reason code or a card code.
+// Japanese: the API's message (built from the fields by api/i18n.py); English: the page's sentence for the reason.
+const CARD_CODE = /\b(?:JK[12]?|[SHDC][2-9TJQKA])\b/g;
+function plainWords(text, st) {
+  const ids = new Set(((S.catalog && S.catalog.rules) || []).map((r) => r.id));
+  return String(text || "")
+    .replace(CARD_CODE, (c) => cardName(c))
+    .replace(/\bseat (\d+)/g, (_, n) => seatWord(Number(n), st))
+    .replace(/\(([a-z][a-z0-9_]*)\)|\b[a-z]+(?:_[a-z0-9]+)+\b/g, (w, inParens) => {
+      const id = inParens || w;
+      const words = ids.has(id) ? ruleLabel(id, st) : id.replace(/_/g, " ");
+      return inParens ? `(${words})` : words;
+    });
+}
 function reasonWords(v, m, st) {
   if (!v) return "";
+  st = st || S.state;
+  const cards = cardsWords((m && m.cards) || []);
   if (v.reason === "undeclared") {
     const hit = /declare: \['(\w+)'\]/.exec(v.message || "");
     const name = hit ? shapeWord(hit[1]) : "";
-    return t("why_undeclared", { cards: cardsWords((m && m.cards) || []), shape: name || "?" });
+    return t("why_undeclared", { cards, shape: name || "?" });
   }
-  return v.message || v.reason || "";
+  const key = `why_${v.reason}`;
+  if (S.lang !== "ja" && v.reason && I18N.en[key]) {
+    const seat = m ? m.seat : null;
+    const first = rulesOf(st).first_card;
+    const vars = {
+      cards, rule: v.rule ? ruleLabel(v.rule, st) : "",
+      who: seat === null || seat === undefined ? "" : seatWord(seat, st),
+      turn: st && st.turn !== null && st.turn !== undefined ? seatWord(st.turn, st) : "",
+      field: st && st.field ? cardsWords(st.field.cards, st.field.as) : t("empty_field"),
+      first: cardName((first && typeof first === "object" && first.card) || "D3"),
+    };
+    if (v.reason === "not_your_turn" && S.game && seat === S.game.viewer) return t("why_not_your_turn_you", vars);
+    if (v.reason === "not_your_turn" && vars.turn === t("you")) return t("why_not_your_turn_yours", vars);
+    if (v.reason === "not_in_hand" && S.game && seat === S.game.viewer) return t("why_not_in_hand_you", vars);
+    return t(key, vars);
+  }
+  return plainWords(v.message, st) || t("why_other");
+}
+// English glosses of the declarable rules' Japanese names.
+const RULE_GLOSS_EN = {
+  stairs: "stairs", skip_stairs: "skip stairs", double_stairs: "double stairs", emperor: "emperor",
+  skip_emperor: "skip emperor", suit_lock: "suit lock", partial_suit_lock: "partial suit lock",
+  rank_lock: "rank lock", revolution: "revolution", great_revolution: "great revolution",
+  nuclear_bomb: "nuclear bomb", attach_revolution: "attach revolution", jack_back: "jack back",
+  nine_reverse: "nine reverse", bloody_mary: "Bloody Mary", resurrection: "resurrection",
+  seven_pass: "seven pass", ten_discard: "ten discard", spade3: "spade 3", sandstorm: "sandstorm",
+  eight_cut: "eight cut", six_cut: "six cut", cut_back: "cut back", five_skip: "five skip",
+};
+// A declarable rule's label: its Japanese name, glossed in English mode ("付け革 — attach revolution").
+function declLabel(id, st) {
+  const name = ruleLabel(id, st);
+  const gloss = S.lang === "ja" ? "" : RULE_GLOSS_EN[id];
+  return gloss ? `${name} — ${gloss}` : name;
 }
 
 // Banners for one new event: the moments a player must not miss.
