@@ -30,6 +30,10 @@ def cmd_serve(args) -> int:
     from referee.compiled import build
     from service.supervisor import Supervisor
 
+    taken = port_taken(args.host, args.port)
+    if taken:
+        raise SystemExit(f"referee: {args.host}:{args.port} is in use ({taken}): another `referee serve`? "
+                         "Stop it, or choose another port with --port")
     sup = Supervisor()
     sup.handle_signals()
     print("referee: starting...", file=sys.stderr, flush=True)
@@ -61,6 +65,18 @@ def cmd_serve(args) -> int:
              "Ctrl-C to stop"]
     print("\n".join(f"referee: {line}" for line in lines if line), file=sys.stderr, flush=True)
     return sup.wait()
+
+
+def port_taken(host: str, port: int) -> str | None:
+    """Why gunicorn could not listen on host:port (it would retry, fail and be restarted over and over), or None."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds: a port in TIME_WAIT is free
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return None
 
 
 def json_logs_here(flag: bool) -> bool:
@@ -104,10 +120,12 @@ def _wait_answering(base: str, sup) -> bool:
     while not sup.stopping:
         sup.tick()
         try:
-            requests.get(f"{base}/healthz", timeout=2)
-            return True
-        except requests.RequestException:
-            time.sleep(0.2)
+            body = requests.get(f"{base}/healthz", timeout=2).json()
+            if isinstance(body, dict) and ("status" in body or "error" in body):  # ok, or 503 while Redis is down
+                return True
+        except (requests.RequestException, ValueError):
+            pass
+        time.sleep(0.2)
     return False
 
 

@@ -126,3 +126,15 @@ def test_serve_shows_a_redis_url_without_its_password():
     assert masked("redis://:s3cret@db.example:6380/2") == "redis://:***@db.example:6380/2"
     assert masked("rediss://app:s3cret@db.example/0") == "rediss://app:***@db.example/0"
     assert masked("redis://127.0.0.1:6379/0") == "redis://127.0.0.1:6379/0"
+
+
+def test_serve_on_a_port_in_use_says_so_and_starts_nothing(tmp_path):
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        out = subprocess.run([sys.executable, "-m", "cli", "serve", "--port", str(port)], capture_output=True,
+                             text=True, env=_env(REFEREE_DATA_DIR=str(tmp_path / "data")), timeout=60)
+    assert out.returncode != 0
+    assert f"127.0.0.1:{port} is in use" in out.stderr and "--port" in out.stderr
+    assert not (tmp_path / "data").exists()  # no Redis was started
