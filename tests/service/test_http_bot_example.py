@@ -24,3 +24,10 @@ def test_the_readme_http_bot_plays_its_seat_until_it_finishes(live):
     lines = out.stdout.splitlines()
     assert [line for line in lines if line.startswith("200 seat 0 ")], out.stdout  # its own moves were accepted
     assert re.match(r"game \S+: I finished [1-4] \(\S+\)$|the deal is over$", lines[-1]), out.stdout
+
+
+def test_the_loop_the_readme_shows_is_the_script_s():
+    readme = (SCRIPT.parents[2] / "README.md").read_text()
+    section = readme.split("## A bot over HTTP", 1)[1]
+    shown = section.split("```python\n", 1)[1].split("```", 1)[0]
+    assert shown.strip() and shown in SCRIPT.read_text()
