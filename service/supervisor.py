@@ -183,7 +183,8 @@ class Supervisor:
             child.failures = 1 if now - child.started_at >= STABLE_AFTER_S else child.failures + 1
             delay = min(BACKOFF_MAX_S, BACKOFF_BASE_S * 2 ** (child.failures - 1))
             child.restart_at = now + delay
-            say(f"{child.name} (pid {child.proc.pid}) exited with {rc}; restarting in {delay:.1f} s")
+            why = f" (its output: {self.log_path})" if self.log_path and child.name != "redis-server" else ""
+            say(f"{child.name} (pid {child.proc.pid}) exited with {rc}{why}; restarting in {delay:.1f} s")
 
     def stop(self) -> None:
         apps = [c.proc for c in self.supervised if c.proc is not None and c.name != "redis-server"]
