@@ -44,6 +44,9 @@ def _extensions() -> list:
         return []
     try:
         from mypyc.build import mypycify
+        # pip shows this with -v only; the README says it too
+        print("referee: compiling the engine and the bots with mypyc (about two minutes; REFEREE_PURE=1 at install "
+              "skips it, pure Python plays alike)", file=sys.stderr, flush=True)
         out = mypycify([src for directory, names in PACKAGES for src in _sources(directory, names)], opt_level="3",
                        group_name="referee")
     except BaseException as e:  # noqa: BLE001 - mypyc missing or its type check failing: pure Python then

@@ -13,6 +13,9 @@ def register(subparsers) -> None:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
     serve.add_argument("--no-worker", action="store_true", help="do not start an RQ bot worker")
+    serve.add_argument("--json-logs", action="store_true",
+                       help="the server's JSON log lines (one per request) on this terminal, not in <data dir>/serve.log "
+                            "(the default where stderr is not a terminal; REFEREE_JSON_LOGS=1/0)")
     serve.set_defaults(func=cmd_serve)
 
     demo = subparsers.add_parser("demo", help="play one deal of four random bots over HTTP and print the refereed log")
@@ -27,22 +30,103 @@ def cmd_serve(args) -> int:
     from referee.compiled import build
     from service.supervisor import Supervisor
 
-    print(f"referee: {build()[1]}", file=sys.stderr, flush=True)
+    taken = port_taken(args.host, args.port)
+    if taken:
+        raise SystemExit(f"referee: {args.host}:{args.port} is in use ({taken}): another `referee serve`? "
+                         "Stop it, or choose another port with --port")
     sup = Supervisor()
     sup.handle_signals()
+    print("referee: starting...", file=sys.stderr, flush=True)
     url = sup.start_storage()
-    if sup.embedded is not None:
-        print(f"referee: data in {sup.embedded.data_dir} (embedded Redis, append-only file, "
-              f"appendfsync {sup.settings.appendfsync}; REFEREE_DATA_DIR)", file=sys.stderr, flush=True)
-    if sup.settings.redis_cluster_nodes:
-        print(f"referee: games in the Redis Cluster {sup.settings.redis_cluster_nodes}; bot queue on {url}",
-              file=sys.stderr, flush=True)
-    else:
-        print(f"referee: storage {url}", file=sys.stderr, flush=True)
+    log_path = sup.log_children_to("serve.log") if not json_logs_here(args.json_logs) else None
     sup.start_gunicorn(args.host, args.port, workers=args.workers)
     if not args.no_worker:
         sup.start_worker()
+    base = f"http://{_url_host(args.host)}:{args.port}"
+    if not _wait_answering(base, sup):
+        return sup.wait()
+    if sup.embedded is not None:
+        store = (f"embedded Redis, append-only file, appendfsync {sup.settings.appendfsync} "
+                 "(REFEREE_DATA_DIR sets the directory)")
+        data = sup.embedded.data_dir
+    elif sup.settings.redis_cluster_nodes:
+        store = f"the Redis Cluster {sup.settings.redis_cluster_nodes}; bot queue on {masked(url)}"
+        data = None
+    else:
+        store = f"the Redis at {masked(url)}"
+        data = None
+    lines = [f"the table page  {base}/",
+             f"the API         {base}/v1   (openapi: {base}/openapi.yaml)",
+             f"data            {data}" if data else None,
+             f"store           {store}",
+             f"engine          {build()[1]}",
+             f"server log      {log_path} (--json-logs shows it here)" if log_path
+             else "server log      JSON lines below, one per request",
+             "Ctrl-C to stop"]
+    print("\n".join(f"referee: {line}" for line in lines if line), file=sys.stderr, flush=True)
     return sup.wait()
+
+
+def port_taken(host: str, port: int) -> str | None:
+    """Why gunicorn could not listen on host:port (it would retry, fail and be restarted over and over), or None."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds: a port in TIME_WAIT is free
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return None
+
+
+def json_logs_here(flag: bool) -> bool:
+    """Whether the children's JSON log lines go to this terminal: with --json-logs or REFEREE_JSON_LOGS=1, or
+    when stderr is not a terminal (Docker, systemd, tests) unless REFEREE_JSON_LOGS=0; else to a file."""
+    import os
+
+    setting = os.environ.get("REFEREE_JSON_LOGS", "")
+    if flag or setting == "1":
+        return True
+    if setting == "0":
+        return False
+    return not sys.stderr.isatty()
+
+
+def masked(url: str) -> str:
+    """A Redis URL with its password replaced by ***."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if not parts.password:
+        return url
+    user = parts.username or ""
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = f"{user}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def _url_host(host: str) -> str:
+    if host in ("0.0.0.0", ""):
+        return "127.0.0.1"
+    return f"[{host}]" if ":" in host else host
+
+
+def _wait_answering(base: str, sup) -> bool:
+    """Supervise until the service answers /healthz (any status) or a signal stops it; False when stopped."""
+    import requests
+
+    while not sup.stopping:
+        sup.tick()
+        try:
+            body = requests.get(f"{base}/healthz", timeout=2).json()
+            if isinstance(body, dict) and ("status" in body or "error" in body):  # ok, or 503 while Redis is down
+                return True
+        except (requests.RequestException, ValueError):
+            pass
+        time.sleep(0.2)
+    return False
 
 
 def cmd_demo(args) -> int:
@@ -53,8 +137,9 @@ def cmd_demo(args) -> int:
     sup = None
     base = args.url
     if base is None:
-        sup = Supervisor(children_stdout=sys.stderr)
+        sup = Supervisor()
         sup.start_storage(join=True)  # next to a running serve, use its data
+        print(f"demo: the service's log goes to {sup.log_children_to('demo.log')}", file=sys.stderr, flush=True)
         port = _free_port()
         sup.start_gunicorn("127.0.0.1", port, workers=1, access_log=False)
         sup.start_worker()
@@ -91,16 +176,13 @@ def cmd_demo(args) -> int:
 
 def describe_log(events: list[dict], final: dict) -> list[str]:
     """The refereed log as `referee simulate` prints it: one line per event, then the final places."""
-    from referee.narrate import outcome_text
+    from referee.narrate import outcome_lines, places_text
 
     names = [p["name"] for p in final["players"]]
     lines = []
 
     def outcome(event, indent="       "):
-        for item in event.get("outcome") or []:
-            text = outcome_text(item, names)
-            if text:
-                lines.append(f"{indent}{text}")
+        lines.extend(f"{indent}{text}" for text in outcome_lines(event.get("outcome"), names))
 
     for event in events:
         kind = event["type"]
@@ -122,10 +204,8 @@ def describe_log(events: list[dict], final: dict) -> list[str]:
             outcome(event, "    ")
         elif kind == "hands_corrected":
             lines.append(f"{event['seq']:4d} the table corrects the hands")
-    places = sorted((p["place"] or len(names), p["seat"]) for p in final["players"])
-    lines.append(f"deal {final['deal']} over: " + ", ".join(
-        f"{place}. {names[seat]}" + (f" ({final['players'][seat]['title']})" if final["players"][seat]["title"]
-                                     else "") for place, seat in places))
+    places = [(p["place"] or len(names), p["name"], p["title"]) for p in final["players"]]
+    lines.append(f"deal {final['deal']} over: {places_text(places)}")
     return lines
 
 

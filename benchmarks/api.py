@@ -47,7 +47,7 @@ def free_port() -> int:
 def start_serve(port: int, redis_url: str | None, prefix: str, data_dir: str) -> subprocess.Popen:
     env = dict(os.environ, REFEREE_KEY_PREFIX=prefix, REFEREE_QUEUE=prefix, REFEREE_DATA_DIR=data_dir,
                PYTHONPATH=str(_HERE.parent),
-               # one client at full speed: the rate limits (README "Limits and reliability") would measure themselves
+               # one client at full speed: the rate limits (docs/limits.md) would measure themselves
                REFEREE_RATE_CREATE_PER_ADDRESS="0", REFEREE_RATE_MOVES_PER_TOKEN="0", REFEREE_RATE_MOVES_PER_ADDRESS="0")
     env.pop("REDIS_URL", None)
     if redis_url:

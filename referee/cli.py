@@ -7,8 +7,9 @@ import sys
 
 from . import actors, apply, instantiate, legal_moves, new_game, next_deal
 from .cards import codes
-from .narrate import outcome_text
+from .narrate import outcome_lines, places_text
 from .presets import DEFAULT_PLAYERS, PRESETS
+from .state_fields import titles
 
 def simulate(preset: str, seed: int, players: int, deals: int, rules, out=sys.stdout) -> None:
     names = [f"bot{i}" for i in range(players)]
@@ -20,26 +21,28 @@ def simulate(preset: str, seed: int, players: int, deals: int, rules, out=sys.st
     while True:
         acting = actors(st)
         if not acting:
-            places = {p.seat: p.place for p in st.players}
-            print(f"deal {st.deal} over: places {places}", file=out)
+            print(f"deal {st.deal} over: {places_text(deal_places(st))}", file=out)
             if st.deal >= deals:
                 return
             st, events = next_deal(st)
             print(f"\n# deal {st.deal}", file=out)
-            for item in events[0]["outcome"]:
-                line = outcome_text(item, names)
-                if line:
-                    print(f"    {line}", file=out)
+            for line in outcome_lines(events[0]["outcome"], names):
+                print(f"    {line}", file=out)
             continue
         seat = rng.choice(acting)
         move = instantiate(rng.choice(legal_moves(st, seat)), rng)
         verdict, st, events = apply(st, move)
         order = f"[{st.order}{', dir ' + ('+1' if st.direction == 1 else '-1')}]"
         print(f"{events[0]['seq']:4d} {verdict.message} {order}", file=out)
-        for item in events[0]["outcome"]:
-            line = outcome_text(item, names)
-            if line:
-                print(f"       {line}", file=out)
+        for line in outcome_lines(events[0]["outcome"], names):
+            print(f"       {line}", file=out)
+
+
+def deal_places(st) -> list[tuple]:
+    """(place, name, title) of every player at the end of a deal."""
+    named = titles(len(st.players), st.rules.titles)
+    n = len(st.players)
+    return [(p.place or n, p.name, named[(p.place or n) - 1]) for p in st.players]
 
 
 def register(sub) -> None:

@@ -25,6 +25,18 @@ def ordinal(place) -> str:
     return ORDINALS.get(place, f"{place}th")
 
 
+def outcome_lines(outcome, players=()) -> list[str]:
+    """An event's outcome as lines in the order a reader expects: the end of the deal comes last, after the flush
+    or give the same move also set off."""
+    items = sorted(outcome or (), key=lambda o: o.get("kind") == "deal_over")
+    return [text for text in (outcome_text(o, players) for o in items) if text]
+
+
+def places_text(places) -> str:
+    """``(place, name, title or None)`` triples as "1. ann (大富豪), 2. bo (富豪), ..." in place order."""
+    return ", ".join(f"{place}. {name}" + (f" ({title})" if title else "") for place, name, title in sorted(places))
+
+
 def outcome_text(o: dict, players=()) -> str | None:
     kind = o.get("kind")
     rule = RULES.get(kind)

@@ -32,7 +32,7 @@ class Settings:
     mc_playouts: int | None = None
     # test hook: sleep this long between a proposal's append and the enqueue of the bot turn it made owed
     fault_pause_after_append_s: float = 0.0
-    # --- limits (README "Limits and reliability"); a rate of 0 turns that limit off ---
+    # --- limits (docs/limits.md); a rate of 0 turns that limit off ---
     max_body_bytes: int = 1_048_576      # larger bodies get 413 body_too_large
     max_json_depth: int = 32             # deeper JSON gets 400 json_too_deep
     max_string_chars: int = 1000         # any JSON string but a record's text

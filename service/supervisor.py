@@ -50,6 +50,8 @@ class Supervisor:
     def __init__(self, settings: Settings | None = None, children_stdout=None):
         self.settings = settings or Settings.from_env()
         self.children_stdout = children_stdout  # demo sends the children's chatter to stderr
+        self.children_stderr = None  # inherited, unless log_children_to names a file
+        self.log_path: str | None = None
         self.embedded: EmbeddedRedis | None = None
         self.supervised: list[Child] = []
         self.env = dict(os.environ)
@@ -112,9 +114,17 @@ class Supervisor:
         self.env["PROMETHEUS_MULTIPROC_DIR"] = self.metrics_dir
 
     # --- children -------------------------------------------------------------
+    def log_children_to(self, name: str) -> str:
+        """The children's output (gunicorn's and the workers' JSON lines, a request's included) appended to
+        ``<data dir>/<name>`` instead of this terminal; returns the file's absolute path."""
+        os.makedirs(self.settings.data_dir, exist_ok=True)
+        self.log_path = os.path.realpath(os.path.join(self.settings.data_dir, name))
+        self.children_stdout = self.children_stderr = open(self.log_path, "ab")  # noqa: SIM115 - open while we run
+        return self.log_path
+
     def spawn(self, args: list[str]) -> subprocess.Popen:
         return subprocess.Popen([sys.executable, *args], env=self.env, stdout=self.children_stdout,
-                                preexec_fn=die_with_parent)
+                                stderr=self.children_stderr, preexec_fn=die_with_parent)
 
     def add(self, name: str, args: list[str]) -> Child:
         child = Child(name, lambda: self.spawn(args))
@@ -173,7 +183,8 @@ class Supervisor:
             child.failures = 1 if now - child.started_at >= STABLE_AFTER_S else child.failures + 1
             delay = min(BACKOFF_MAX_S, BACKOFF_BASE_S * 2 ** (child.failures - 1))
             child.restart_at = now + delay
-            say(f"{child.name} (pid {child.proc.pid}) exited with {rc}; restarting in {delay:.1f} s")
+            why = f" (its output: {self.log_path})" if self.log_path and child.name != "redis-server" else ""
+            say(f"{child.name} (pid {child.proc.pid}) exited with {rc}{why}; restarting in {delay:.1f} s")
 
     def stop(self) -> None:
         apps = [c.proc for c in self.supervised if c.proc is not None and c.name != "redis-server"]

@@ -114,6 +114,7 @@ class Serve:
             except requests.RequestException:
                 return False
         wait_until(ok, timeout, "serve to answer /healthz 200")
+        wait_until(lambda: "Ctrl-C to stop" in self.text(), timeout, "serve's start block")
         return self
 
     def child(self, needle: str, timeout: float = 30.0) -> int:

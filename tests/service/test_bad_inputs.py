@@ -153,7 +153,7 @@ def test_a_bad_input_is_a_4xx_json_error(client, game, case):
 
 
 def test_the_list_is_long_enough():
-    assert len(CASES) == 69  # README "Limits and reliability" and docs/limits.md quote this count
+    assert len(CASES) == 69  # docs/limits.md quotes this count
 
 
 def test_a_record_never_gains_a_move_from_a_name(client, app):

@@ -101,7 +101,7 @@ def _embedded_running(tmp_path) -> bool:
         any(str(tmp_path) in line for line in out.splitlines() if "redis" in line)
 
 
-def test_demo_prints_a_refereed_deal(tmp_path):
+def test_demo_prints_a_refereed_deal_and_logs_the_service_to_a_file(tmp_path):
     # demo's own --timeout is shorter, so it always gets to stop what it started
     out = subprocess.run([sys.executable, "-m", "cli", "demo", "--seed", "4", "--timeout", "60"],
                          capture_output=True, text=True, env=_env(REFEREE_DATA_DIR=str(tmp_path / "data")),
@@ -114,3 +114,27 @@ def test_demo_prints_a_refereed_deal(tmp_path):
     assert len(moves) > 10 and not any(line.lstrip().startswith("{") for line in lines)  # readable, not JSON
     assert any("finishes 1st" in line for line in lines)
     assert lines[-1].startswith("deal 1 over: 1. bot") and all(f"bot{i}" in lines[-1] for i in range(4))
+    assert lines[-2].strip() == "the deal is over"  # after every flush and finish of the last move
+    log = os.path.realpath(tmp_path / "data" / "demo.log")
+    assert f"the service's log goes to {log}" in out.stderr and "{" not in out.stderr  # the JSON lines are in the file
+    assert '"logger"' in open(log).read()
+
+
+def test_serve_shows_a_redis_url_without_its_password():
+    from api.cli import masked
+
+    assert masked("redis://:s3cret@db.example:6380/2") == "redis://:***@db.example:6380/2"
+    assert masked("rediss://app:s3cret@db.example/0") == "rediss://app:***@db.example/0"
+    assert masked("redis://127.0.0.1:6379/0") == "redis://127.0.0.1:6379/0"
+
+
+def test_serve_on_a_port_in_use_says_so_and_starts_nothing(tmp_path):
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        out = subprocess.run([sys.executable, "-m", "cli", "serve", "--port", str(port)], capture_output=True,
+                             text=True, env=_env(REFEREE_DATA_DIR=str(tmp_path / "data")), timeout=60)
+    assert out.returncode != 0
+    assert f"127.0.0.1:{port} is in use" in out.stderr and "--port" in out.stderr
+    assert not (tmp_path / "data").exists()  # no Redis was started

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 
@@ -187,12 +188,30 @@ def test_a_second_serve_on_the_same_data_refuses_with_a_clear_message(serve, tmp
 
 def test_serve_prints_the_absolute_data_path_and_logs_each_request_once(serve, tmp_path, monkeypatch):
     s = serve("--no-worker", data=tmp_path / "data")
-    assert f"data in {os.path.realpath(tmp_path / 'data')}" in s.text()
+    assert f"data            {os.path.realpath(tmp_path / 'data')}" in s.text()
     assert requests.get(f"{s.base}/healthz", headers={"X-Request-Id": "once-1"}, timeout=10).status_code == 200
     wait_until(lambda: "once-1" in s.text(), 10, "the request's log line")
     lines = [json.loads(line) for line in s.text().splitlines() if line.startswith("{")]
     assert [line["logger"] for line in lines if line.get("request_id") == "once-1"] == ["referee.request"]
     assert not [line for line in lines if line["logger"] == "gunicorn.access"], "the app's JSON line is the only one"
+
+
+def test_serve_says_where_to_go_and_keeps_request_lines_off_the_terminal(serve, tmp_path):
+    # REFEREE_JSON_LOGS=0: what an interactive terminal gets by default (the tests' stderr is a file)
+    s = serve("--no-worker", data=tmp_path / "data", REFEREE_JSON_LOGS=0)
+    data = os.path.realpath(tmp_path / "data")
+    block = s.text()
+    assert f"referee: the table page  {s.base}/\n" in block
+    assert f"referee: the API         {s.base}/v1 " in block
+    assert f"referee: data            {data}\n" in block
+    assert "referee: store           embedded Redis" in block
+    assert re.search(r"referee: engine          the engine runs (compiled|as pure Python)", block), block
+    assert f"referee: server log      {data}/serve.log" in block
+    assert "{" not in block, "no JSON on the terminal"
+    assert requests.get(f"{s.base}/healthz", headers={"X-Request-Id": "quiet-1"}, timeout=10).status_code == 200
+    log = tmp_path / "data" / "serve.log"
+    wait_until(lambda: "quiet-1" in log.read_text(), 10, "the request's line in serve.log")
+    assert "quiet-1" not in s.text() and "{" not in s.text()
 
 
 def test_everything_killed_every_bot_game_finishes_after_the_restart(serve, tmp_path):

@@ -1,4 +1,4 @@
-"""Screenshots of the page for the README (docs/img/): the table at 1366×800 and on a 390×844 phone (Japanese),
+"""Screenshots of the page for docs/page.md (docs/img/): the table at 1366×800 and on a 390×844 phone (Japanese),
 a deal's result screen, and a replay step.
 
     python tests/web/shots.py            # needs /usr/bin/chromium (the page ships its Japanese font)
