@@ -8,11 +8,13 @@ import time
 
 
 def register(subparsers) -> None:
-    serve = subparsers.add_parser("serve", help="run the HTTP referee (gunicorn) and one bot worker")
+    serve = subparsers.add_parser("serve", help="run the HTTP referee (gunicorn) and its bot workers")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
-    serve.add_argument("--no-worker", action="store_true", help="do not start an RQ bot worker")
+    serve.add_argument("--http-workers", type=int, default=2, help="gunicorn worker processes")
+    serve.add_argument("--workers", type=int, default=None,
+                       help="RQ bot worker processes (default: REFEREE_BOT_WORKERS, else one per CPU core)")
+    serve.add_argument("--no-worker", action="store_true", help="do not start any RQ bot worker")
     serve.set_defaults(func=cmd_serve)
 
     demo = subparsers.add_parser("demo", help="play one deal of four random bots over HTTP and print the refereed log")
@@ -39,9 +41,10 @@ def cmd_serve(args) -> int:
               file=sys.stderr, flush=True)
     else:
         print(f"referee: storage {url}", file=sys.stderr, flush=True)
-    sup.start_gunicorn(args.host, args.port, workers=args.workers)
+    sup.start_gunicorn(args.host, args.port, workers=args.http_workers)
     if not args.no_worker:
-        sup.start_worker()
+        for _ in range(sup.bot_workers(args.workers)):
+            sup.start_worker()
     return sup.wait()
 
 

@@ -28,7 +28,7 @@ def deployment(tmp_path_factory):
         queue = servers.plain()
         env = serve_env(None, REDIS_URL=queue, REDIS_CLUSTER_NODES=nodes, REFEREE_SNAPSHOT_EVERY="10")
         for i in range(2):
-            started.append(Serve(env, root / f"api{i}.log", "--no-worker", "--workers", "1"))
+            started.append(Serve(env, root / f"api{i}.log", "--no-worker", "--http-workers", "1"))
         for i in range(2):
             log = open(root / f"worker{i}.log", "ab")
             workers.append(subprocess.Popen([sys.executable, "-m", "cli", "worker"], env=env, stdout=log, stderr=log))
