@@ -43,6 +43,7 @@ from referee.compiled import build  # noqa: E402
 KINDS = ("human", "mixed", "bot")
 BOT_POLL_S = 0.5  # a client waiting on bot seats looks again this often
 LATENCY = "referee_bot_turn_latency_seconds"
+QUEUED = "referee_bot_job_wait_seconds"
 
 
 def free_port() -> int:
@@ -179,11 +180,15 @@ class Client:
         return False
 
 
-def histogram(base: str) -> dict[float, float]:
-    """The cumulative bucket counts of the bot-turn latency histogram, summed over processes."""
+def histograms(base: str) -> dict[str, dict[float, float]]:
     text = requests.get(f"{base}/metrics", timeout=30).text
+    return {name: histogram(text, name) for name in (LATENCY, QUEUED)}
+
+
+def histogram(text: str, name: str) -> dict[float, float]:
+    """The cumulative bucket counts of histogram ``name`` in a /metrics text, summed over processes."""
     out: dict[float, float] = defaultdict(float)
-    for m in re.finditer(rf'^{LATENCY}_bucket{{[^}}]*le="([^"]+)"[^}}]*}} (\S+)$', text, re.M):
+    for m in re.finditer(rf'^{name}_bucket{{[^}}]*le="([^"]+)"[^}}]*}} (\S+)$', text, re.M):
         out[float(m.group(1))] += float(m.group(2))
     return dict(out)
 
@@ -217,7 +222,7 @@ def pct(xs: list[float], q: float) -> float:
 
 def run(base: str, clients: int, seconds: float, drain: float, preset: str) -> dict:
     tally = Tally()
-    before = histogram(base)
+    before = histograms(base)
     t0 = time.monotonic()
     start_until, stop_at = t0 + seconds, t0 + seconds + drain
     depths: list[float] = []
@@ -242,10 +247,11 @@ def run(base: str, clients: int, seconds: float, drain: float, preset: str) -> d
     wall = time.monotonic() - t0
     done.set()
     watcher.join()
-    after = histogram(base)
-    delta = {b: after.get(b, 0) - before.get(b, 0) for b in after}
+    after = histograms(base)
+    delta, queued = ({b: after[n].get(b, 0) - before[n].get(b, 0) for b in after[n]} for n in (LATENCY, QUEUED))
     return {"clients": clients, "wall": wall, "tally": tally, "bot_p50": quantile(delta, 0.5),
-            "bot_p99": quantile(delta, 0.99), "bot_turns": delta.get(float("inf"), 0), "max_depth": max(depths or [0])}
+            "bot_p99": quantile(delta, 0.99), "bot_turns": delta.get(float("inf"), 0), "max_depth": max(depths or [0]),
+            "queued_p50": quantile(queued, 0.5), "queued_p99": quantile(queued, 0.99)}
 
 
 def report(res: dict) -> str:
@@ -264,6 +270,7 @@ def report(res: dict) -> str:
     share = f"{100 * finished / started:.0f}%" if started else "–"
     lines += [f"| all | {started} | {finished} ({share}) |", "",
               f"bot turns: {res['bot_turns']:.0f}, latency p50 {ms(res['bot_p50'])}, p99 {ms(res['bot_p99'])}; "
+              f"(of which in the queue: p50 {ms(res['queued_p50'])}, p99 {ms(res['queued_p99'])}); "
               f"largest queue depth seen {res['max_depth']:.0f}",
               "errors: " + (", ".join(f"{k} ×{v}" for k, v in sorted(t.errors.items())) or "none")]
     return "\n".join(lines)

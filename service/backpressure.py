@@ -1,6 +1,10 @@
 """Back-pressure on bot seats: while owed bot turns wait longer than ``bots_busy_wait_s``, a new game with bot
 seats is refused (503 ``bots_busy`` with Retry-After) rather than queued behind turns that already run late.
-Games in progress are never refused: their owed turns keep their place in the queue."""
+Games in progress are never refused: their owed turns keep their place in the queue.
+
+The oldest turn's wait says it late; the queue's depth says it early: more than ``TURNS_PER_WORKER`` owed turns
+per worker means a turn owed now waits behind at least that many searches, longer than its budget. A game let
+in stays for its whole deal, so the gate closes on whichever comes first."""
 from __future__ import annotations
 
 import math
@@ -10,6 +14,7 @@ import time
 from .errors import BotsBusy
 
 LOOK_EVERY_S = 0.25  # one look at the queue per process this often, not one per created game
+TURNS_PER_WORKER = 2
 
 
 class BotGate:
@@ -19,18 +24,23 @@ class BotGate:
         self.clock = clock
         self._lock = threading.Lock()
         self._looked_at = -math.inf
-        self._oldest_s = 0.0
+        self._seen = (0, 0.0, 1)
 
-    def oldest_wait_s(self) -> float:
+    def look(self) -> tuple[int, float, int]:
+        """(owed turns queued, the oldest one's wait in s, workers), looked up at most every LOOK_EVERY_S."""
         with self._lock:
             now = self.clock()
             if now - self._looked_at >= LOOK_EVERY_S:
-                self._oldest_s = self.scheduler.backlog()[1]
+                depth, oldest = self.scheduler.backlog()
+                self._seen = (depth, oldest, self.scheduler.workers())
                 self._looked_at = now
-            return self._oldest_s
+            return self._seen
 
     def check(self) -> None:
-        oldest = self.oldest_wait_s()
+        depth, oldest, workers = self.look()
         if oldest > self.wait_s:
             raise BotsBusy(f"bot seats are busy: the oldest owed bot turn has waited {oldest:.1f} s "
                            f"(limit {self.wait_s:g} s); try again later", retry_after=max(1, math.ceil(oldest)))
+        if depth > TURNS_PER_WORKER * max(1, workers):
+            raise BotsBusy(f"bot seats are busy: {depth} owed bot turns wait for {workers} worker(s); try again later",
+                           retry_after=1)

@@ -14,6 +14,7 @@ from datetime import timezone
 
 from rq import Queue
 from rq.job import Job, JobStatus
+from rq.worker import Worker
 
 JOB = "workers.jobs.play_bot_turn"  # by name: the service never imports the workers
 # The strategies a seat may name; workers/bots registers one function for each (a test checks both agree).
@@ -46,6 +47,10 @@ class BotScheduler:
         if job is None or job.enqueued_at is None:
             return depth, 0.0
         return depth, max(0.0, time.time() - job.enqueued_at.replace(tzinfo=timezone.utc).timestamp())
+
+    def workers(self) -> int:
+        """RQ workers registered on this queue (a worker that died unregisters within its heartbeat's TTL)."""
+        return Worker.count(connection=self.conn, queue=self.queue)
 
     # --- liveness, for the reaper --------------------------------------------
     def alive_key(self, worker_name: str) -> str:

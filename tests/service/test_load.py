@@ -11,8 +11,8 @@ import pytest
 from rq.job import Job
 
 from api.app import create_app
-from service.scheduler import BotScheduler
 from service.redis_conn import connect
+from service.scheduler import BotScheduler, job_id
 from tests.redis_support import cleanup
 from workers import bots, jobs
 
@@ -27,6 +27,7 @@ def owed_game(client, service, seed: int) -> tuple[str, int]:
     assert r.status_code == 201, r.json
     gid, seq = r.json["game_id"], r.json["seq"]
     assert service.store.turn_status([gid])[0].owed == seq
+    service.scheduler.queue.remove(job_id(gid, seq))  # the test plays this turn itself
     return gid, seq
 
 
@@ -85,6 +86,19 @@ def test_new_bot_games_get_503_bots_busy_while_owed_turns_wait_too_long(busy_app
 
     humans = client.post("/v1/games", {"preset": "nanko", "seed": 1, "players": [{"name": f"p{i}"} for i in range(4)]})
     assert humans.status_code == 201, humans.json
+
+
+def test_new_bot_games_get_503_while_more_turns_are_queued_than_the_workers_can_start(busy_app, redis_url):
+    app, own = busy_app
+    client = Client(app.test_client())
+    scheduler = BotScheduler(connect(redis_url, decode=False), own.queue_name, own.key_prefix)
+    for seq in range(3):  # fresh turns, but three of them for no worker at all (counted as one)
+        scheduler.schedule("1" * 24, seq)
+    assert scheduler.backlog()[0] == 3 and scheduler.workers() == 0
+
+    r = client.post("/v1/games", {"preset": "nanko", "seed": 1, "players": MC_TABLE})
+    assert r.status_code == 503, r.json
+    assert r.json["error"]["code"] == "bots_busy" and int(r.headers["Retry-After"]) >= 1
 
 
 def test_metrics_export_the_bot_turn_latency_and_the_queue(client, app):
