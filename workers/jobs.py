@@ -68,14 +68,19 @@ def play_bot_turn(game_id: str, seq: int, key_prefix: str, queue_name: str) -> d
     return out
 
 
-def play_owed(service: GameService, game_id: str, seq: int, settings: Settings, clock=time.time) -> dict:
+def play_owed(service: GameService, game_id: str, seq: int, settings: Settings, clock=time.time,
+              backlog: tuple[int, int] | None = None) -> dict:
     """Play the turn owed at ``seq`` within what is left of the bot's budget, counted from when the turn became
     owed (the ``owed_at`` the appending script stored): a turn that waited in the queue searches for less, and
-    one that waited its whole budget away plays the greedy policy at once."""
+    one that waited its whole budget away plays the greedy policy at once. The turns queued behind this one
+    (``backlog``: (turns queued, workers), looked up when not given) share that time with it, so the last of
+    them is not late either."""
     status = service.store.turn_status([game_id])[0]
     owed_at = status.owed_at if status.owed == seq and status.owed_at else clock()
     full_ms = settings.mc_budget_ms if settings.mc_budget_ms is not None else bots.get("mc").budget_ms
-    left_ms = remaining_ms(full_ms, owed_at, clock())
+    if backlog is None:
+        backlog = (service.scheduler.queue.count, service.scheduler.workers())
+    left_ms = shared_ms(remaining_ms(full_ms, owed_at, clock()), *backlog)
     given: dict = {}
 
     def strategy(name: str):
@@ -99,6 +104,12 @@ def warm_up() -> None:
 
 def remaining_ms(budget_ms: float, owed_at: float, now: float) -> float:
     return max(0.0, budget_ms - 1000.0 * max(0.0, now - owed_at))
+
+
+def shared_ms(left_ms: float, queued: int, workers: int) -> float:
+    """This turn's part of ``left_ms`` when ``queued`` turns wait behind it for ``workers`` workers: each worker
+    has queued/workers more turns to play within about the same time."""
+    return left_ms / (1.0 + max(0, queued) / max(1, workers))
 
 
 def bot_within(name: str, left_ms: float, full_ms: float, playouts: int | None):

@@ -35,13 +35,19 @@ def owed_since(service, gid: str, seconds_ago: float, now: float) -> None:
     service.store.r.hset(service.store._meta(gid), "owed_at", now - seconds_ago)
 
 
-@pytest.mark.parametrize("waited_s, budget_ms", [(0.0, FULL_MS), (0.15, FULL_MS - 150), (5.0, 0.0)])
-def test_a_waited_turn_plays_with_what_is_left_of_its_budget(app, client, settings, waited_s, budget_ms):
+@pytest.mark.parametrize("waited_s, backlog, budget_ms", [
+    (0.0, (0, 2), FULL_MS),
+    (0.15, (0, 2), FULL_MS - 150),
+    (5.0, (0, 2), 0.0),
+    (0.0, (4, 2), FULL_MS / 3),          # two more turns per worker queued behind it: a third of the budget
+    (0.05, (1, 1), (FULL_MS - 50) / 2),
+])
+def test_a_waited_turn_plays_with_what_is_left_of_its_budget(app, client, settings, waited_s, backlog, budget_ms):
     service = app.extensions["referee.service"]
     now = 1_900_000_000.0
     gid, seq = owed_game(client, service, seed=3)
     owed_since(service, gid, waited_s, now)
-    out = jobs.play_owed(service, gid, seq, settings, clock=lambda: now)
+    out = jobs.play_owed(service, gid, seq, settings, clock=lambda: now, backlog=backlog)
     assert out["status"] == "applied"
     assert out["budget_ms"] == pytest.approx(budget_ms, abs=0.01)
     assert out["owed_for_s"] == pytest.approx(waited_s, abs=1e-5)
