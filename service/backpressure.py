@@ -4,7 +4,8 @@ Games in progress are never refused: their owed turns keep their place in the qu
 
 The oldest turn's wait says it late; the queue's depth says it early: more than ``TURNS_PER_WORKER`` owed turns
 per worker means a turn owed now waits behind at least that many searches, longer than its budget. A game let
-in stays for its whole deal, so the gate closes on whichever comes first."""
+in stays for its whole deal, so the gate closes on whichever comes first, and every game it let in since its last
+look counts as one more turn queued: a burst of creates between two looks cannot all pass."""
 from __future__ import annotations
 
 import math
@@ -25,6 +26,7 @@ class BotGate:
         self._lock = threading.Lock()
         self._looked_at = -math.inf
         self._seen = (0, 0.0, 1)
+        self._let_in = 0  # bot games created since the last look
 
     def look(self) -> tuple[int, float, int]:
         """(owed turns queued, the oldest one's wait in s, workers), looked up at most every LOOK_EVERY_S."""
@@ -34,7 +36,9 @@ class BotGate:
                 depth, oldest = self.scheduler.backlog()
                 self._seen = (depth, oldest, self.scheduler.workers())
                 self._looked_at = now
-            return self._seen
+                self._let_in = 0
+            depth, oldest, workers = self._seen
+            return depth + self._let_in, oldest, workers
 
     def check(self) -> None:
         depth, oldest, workers = self.look()
@@ -44,3 +48,5 @@ class BotGate:
         if depth > TURNS_PER_WORKER * max(1, workers):
             raise BotsBusy(f"bot seats are busy: {depth} owed bot turns wait for {workers} worker(s); try again later",
                            retry_after=1)
+        with self._lock:
+            self._let_in += 1

@@ -112,3 +112,27 @@ def test_metrics_export_the_bot_turn_latency_and_the_queue(client, app):
     assert "referee_bot_queue_depth " in text
     assert "referee_bot_queue_oldest_wait_seconds " in text
     assert "referee_bot_turn_latency_seconds" in text
+
+
+class _QuietQueue:
+    """What the gate reads of the queue: empty, two workers."""
+
+    def backlog(self):
+        return 0, 0.0
+
+    def workers(self):
+        return 2
+
+
+def test_a_burst_of_creates_between_two_looks_at_the_queue_cannot_all_pass():
+    from service.backpressure import LOOK_EVERY_S, TURNS_PER_WORKER, BotGate
+    from service.errors import BotsBusy
+
+    now = [0.0]
+    gate = BotGate(_QuietQueue(), wait_s=0.2, clock=lambda: now[0])
+    for _ in range(TURNS_PER_WORKER * 2 + 1):
+        gate.check()  # each game let in counts as one more owed turn until the next look
+    with pytest.raises(BotsBusy):
+        gate.check()
+    now[0] += LOOK_EVERY_S
+    gate.check()  # the queue, looked at again, is still empty
