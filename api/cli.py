@@ -8,11 +8,13 @@ import time
 
 
 def register(subparsers) -> None:
-    serve = subparsers.add_parser("serve", help="run the HTTP referee (gunicorn) and one bot worker")
+    serve = subparsers.add_parser("serve", help="run the HTTP referee (gunicorn) and its bot workers")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
-    serve.add_argument("--no-worker", action="store_true", help="do not start an RQ bot worker")
+    serve.add_argument("--http-workers", type=int, default=2, help="gunicorn worker processes")
+    serve.add_argument("--workers", type=int, default=None,
+                       help="RQ bot worker processes (default: REFEREE_BOT_WORKERS, else one per CPU core)")
+    serve.add_argument("--no-worker", action="store_true", help="do not start any RQ bot worker")
     serve.add_argument("--json-logs", action="store_true",
                        help="the server's JSON log lines (one per request) on this terminal, not in <data dir>/serve.log "
                             "(the default where stderr is not a terminal; REFEREE_JSON_LOGS=1/0)")
@@ -39,8 +41,9 @@ def cmd_serve(args) -> int:
     print("referee: starting...", file=sys.stderr, flush=True)
     url = sup.start_storage()
     log_path = sup.log_children_to("serve.log") if not json_logs_here(args.json_logs) else None
-    sup.start_gunicorn(args.host, args.port, workers=args.workers)
-    if not args.no_worker:
+    sup.start_gunicorn(args.host, args.port, workers=args.http_workers)
+    bot_workers = 0 if args.no_worker else sup.bot_workers(args.workers)
+    for _ in range(bot_workers):
         sup.start_worker()
     base = f"http://{_url_host(args.host)}:{args.port}"
     if not _wait_answering(base, sup):
@@ -60,6 +63,7 @@ def cmd_serve(args) -> int:
              f"data            {data}" if data else None,
              f"store           {store}",
              f"engine          {build()[1]}",
+             f"bot workers     {bot_workers} (--workers N)",
              f"server log      {log_path} (--json-logs shows it here)" if log_path
              else "server log      JSON lines below, one per request",
              "Ctrl-C to stop"]

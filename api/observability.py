@@ -77,7 +77,8 @@ def install(app: Flask, gate: StorageGate) -> None:
     @app.get("/metrics")
     def prometheus():
         svc = current_app.extensions["referee.service"]
-        body = metrics.render(current_app.extensions["referee.metrics_conn"], svc.store.prefix)
+        backlog = svc.scheduler.backlog() if svc.scheduler is not None else None
+        body = metrics.render(current_app.extensions["referee.metrics_conn"], svc.store.prefix, backlog=backlog)
         return Response(body, mimetype="text/plain; version=0.0.4; charset=utf-8")
 
 

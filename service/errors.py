@@ -32,3 +32,12 @@ class Forbidden(ApiError):
 
 class Conflict(ApiError):
     status, code = 409, "conflict"
+
+
+class BotsBusy(ApiError):
+    """Owed bot turns wait longer than the setting: a new game with bot seats would only lengthen the queue."""
+    status, code = 503, "bots_busy"
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message)
+        self.headers = {"Retry-After": str(retry_after)}

@@ -19,6 +19,7 @@ from referee.record import import_record
 from . import logs, metrics
 from .audit import clip_move, clip_verdict
 from .encoded import EncodedJSON
+from .backpressure import BotGate
 from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized
 from .names import name_problem
 from .scheduler import BOT_STRATEGIES
@@ -41,12 +42,14 @@ def viewer_arg(viewer):
 
 class GameService:
     def __init__(self, store: GameStore, scheduler=None, max_name_chars: int = MAX_NAME_CHARS,
-                 max_record_chars: int = MAX_RECORD_CHARS, fault_pause_s: float = 0.0):
+                 max_record_chars: int = MAX_RECORD_CHARS, fault_pause_s: float = 0.0,
+                 bots_busy_wait_s: float = 0.0):
         self.store = store
         self.scheduler = scheduler  # service.scheduler.BotScheduler or None
         self.max_name_chars, self.max_record_chars = max_name_chars, max_record_chars
         self.fault_pause_s = fault_pause_s  # test hook (Settings.fault_pause_after_append_s)
         self.snapshots = SnapshotCache()
+        self.bot_gate = BotGate(scheduler, bots_busy_wait_s) if scheduler is not None and bots_busy_wait_s > 0 else None
 
     def check_names(self, names, code: str) -> None:
         for seat, name in enumerate(names):
@@ -102,6 +105,8 @@ class GameService:
         if unknown:
             raise ApiError(f"unknown bot strategy {unknown[0]!r}; known: {', '.join(BOT_STRATEGIES)}",
                            code="unknown_bot")
+        if self.bot_gate is not None and any(bots):
+            self.bot_gate.check()
         state, events = engine.new_game(preset, rules=rules,
                                     players=[p["name"] for p in players], seed=seed, hands=hands, table=table,
                                     leader=leader)

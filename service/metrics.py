@@ -29,6 +29,9 @@ BOT_JOB_SECONDS = Histogram("referee_bot_job_duration_seconds", "Bot turn job ru
                             buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30))
 BOT_WAIT_SECONDS = Histogram("referee_bot_job_wait_seconds", "Bot turn job time in the queue before a worker ran it",
                              buckets=(0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60))
+BOT_TURN_SECONDS = Histogram("referee_bot_turn_latency_seconds",
+                             "From the write that made a bot's turn owed to the bot's move applied (queueing included)",
+                             buckets=(0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 30, 60))
 BOT_JOBS = Counter("referee_bot_jobs_total", "Bot turn jobs by outcome", ["status"])
 BOT_RETRIES = Counter("referee_bot_job_retries_total",
                       "Bot turns tried again: a conflict in the job, or a job the reaper re-enqueued")
@@ -83,8 +86,9 @@ def _flush_forever(conn, prefix: str) -> None:
             log.warning("games-active batch not written: %s", exc)
 
 
-def render(conn=None, prefix: str = "referee") -> bytes:
-    """The Prometheus text exposition of every process's metrics, plus games active from Redis."""
+def render(conn=None, prefix: str = "referee", backlog: tuple[int, float] | None = None) -> bytes:
+    """The Prometheus text exposition of every process's metrics, plus games active from Redis and the bot
+    queue's ``backlog`` (owed turns waiting, the oldest one's wait) when given."""
     registry = CollectorRegistry()
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         from prometheus_client import multiprocess
@@ -99,10 +103,22 @@ def render(conn=None, prefix: str = "referee") -> bytes:
         conn.zremrangebyscore(key, 0, now - ACTIVE_WINDOW_S)
         family = GaugeMetricFamily("referee_games_active", f"Games with activity in the last {ACTIVE_WINDOW_S:.0f} s")
         family.add_metric([], conn.zcard(key))
-        extra = CollectorRegistry()
-        extra.register(_Fixed(family))
-        text += generate_latest(extra)
+        text += _families(family)
+    if backlog is not None:
+        depth = GaugeMetricFamily("referee_bot_queue_depth", "Owed bot turns waiting in the queue for a worker")
+        depth.add_metric([], backlog[0])
+        oldest = GaugeMetricFamily("referee_bot_queue_oldest_wait_seconds",
+                                   "How long the oldest owed bot turn in the queue has waited")
+        oldest.add_metric([], backlog[1])
+        text += _families(depth, oldest)
     return text
+
+
+def _families(*families) -> bytes:
+    extra = CollectorRegistry()
+    for family in families:
+        extra.register(_Fixed(family))
+    return generate_latest(extra)
 
 
 class _Fixed:

@@ -1,13 +1,20 @@
 """Enqueueing bot turns on RQ, and what the reaper asks RQ: is a bot turn's job still alive?
 
+Owed turns are played oldest first across games: RQ's queue is first in, first out, and a reaper's retry (a turn
+owed for a while already) goes to its front. ``backlog()`` is what the API's back-pressure and /metrics read.
+
 Job ids: ``bot-<game>-<seq>`` for the job scheduled by the write that made the turn owed, then
 ``bot-<game>-<seq>-r<n>`` for the reaper's n-th retry (a new id each time: a dead job stays inspectable in
 RQ's registries, and a job that never reached the queue needs no requeue).
 """
 from __future__ import annotations
 
+import time
+from datetime import timezone
+
 from rq import Queue
 from rq.job import Job, JobStatus
+from rq.worker import Worker
 
 JOB = "workers.jobs.play_bot_turn"  # by name: the service never imports the workers
 # The strategies a seat may name; workers/bots registers one function for each (a test checks both agree).
@@ -29,8 +36,21 @@ class BotScheduler:
     def schedule(self, game_id: str, seq: int, tries: int = 0) -> str:
         jid = job_id(game_id, seq, tries)
         self.queue.enqueue(JOB, game_id, seq, self.key_prefix, self.queue.name,
-                           job_id=jid, result_ttl=3600, failure_ttl=7 * 24 * 3600)
+                           job_id=jid, result_ttl=3600, failure_ttl=7 * 24 * 3600, at_front=tries > 0)
         return jid
+
+    def backlog(self) -> tuple[int, float]:
+        """(owed turns waiting in the queue, how long the oldest of them has waited in seconds)."""
+        depth = self.queue.count
+        head = self.conn.lindex(self.queue.key, 0) if depth else None
+        job = Job.fetch_many([head.decode()], connection=self.conn)[0] if head else None
+        if job is None or job.enqueued_at is None:
+            return depth, 0.0
+        return depth, max(0.0, time.time() - job.enqueued_at.replace(tzinfo=timezone.utc).timestamp())
+
+    def workers(self) -> int:
+        """RQ workers registered on this queue (a worker that died unregisters within its heartbeat's TTL)."""
+        return Worker.count(connection=self.conn, queue=self.queue)
 
     # --- liveness, for the reaper --------------------------------------------
     def alive_key(self, worker_name: str) -> str:

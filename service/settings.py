@@ -30,6 +30,9 @@ class Settings:
     # the `mc` bot in served games (None: its defaults, 200 ms and 400 playouts per decision)
     mc_budget_ms: float | None = None
     mc_playouts: int | None = None
+    # bot seats under load (docs/deploy.md "Bot workers")
+    bot_workers: int = 0                # bot worker processes `referee serve` starts (0: one per CPU core)
+    bots_busy_wait_s: float = 0.2       # new games with bot seats get 503 bots_busy while owed turns wait longer
     # test hook: sleep this long between a proposal's append and the enqueue of the bot turn it made owed
     fault_pause_after_append_s: float = 0.0
     # --- limits (docs/limits.md); a rate of 0 turns that limit off ---

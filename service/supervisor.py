@@ -150,6 +150,10 @@ class Supervisor:
                 *(["--access-logfile", "-"] if access_log else []), *_no_control_socket(), "api.app:create_app()"]
         return self.add("gunicorn", args).proc
 
+    def bot_workers(self, asked: int | None = None) -> int:
+        """How many bot workers to start: ``asked``, else the setting, else one per CPU core."""
+        return max(1, asked or self.settings.bot_workers or os.cpu_count() or 1)
+
     def start_worker(self) -> subprocess.Popen:
         return self.add("worker", ["-m", "cli", "worker"]).proc
 

@@ -34,9 +34,11 @@ def cmd_worker(args) -> int:
     from service.scheduler import BotScheduler
     from service.settings import Settings
     from service.store import GameStore
+    from workers import jobs
     from workers.rq_worker import PromptForkWorker, PromptSimpleWorker
 
     logs.configure()
+    jobs.warm_up()  # the engine and the bots load here, once: no job pays for it
     settings = Settings.from_env()
     embedded = None
     url = settings.redis_url

@@ -49,7 +49,7 @@ def play_bot_turn(game_id: str, seq: int, key_prefix: str, queue_name: str) -> d
         metrics.BOT_WAIT_SECONDS.observe(max(0.0, waited.total_seconds()))
     started = time.perf_counter()
     try:
-        out = play(service, game_id, seq, strategy=lambda name: _bot(name, settings.mc_budget_ms, settings.mc_playouts))
+        out = play_owed(service, game_id, seq, settings)
     except Exception:
         metrics.BOT_JOBS.labels("error").inc()
         log.exception("bot turn failed")
@@ -57,13 +57,71 @@ def play_bot_turn(game_id: str, seq: int, key_prefix: str, queue_name: str) -> d
     finally:
         metrics.BOT_JOB_SECONDS.observe(time.perf_counter() - started)
     metrics.BOT_JOBS.labels(out["status"]).inc()
+    if out["status"] == "applied" and "owed_for_s" in out:
+        metrics.BOT_TURN_SECONDS.observe(out["owed_for_s"])
     try:
         metrics.touch_game(service.store.r, key_prefix, game_id)
     except Exception:  # noqa: BLE001 - a metric never fails a bot turn
         pass
-    log.info("bot turn %s", out["status"], extra={k: out[k] for k in ("seat",) if k in out})
+    log.info("bot turn %s", out["status"], extra={k: out[k] for k in ("seat", "budget_ms") if k in out})
     logs.reset()  # the worker's own log lines after the job are not about this game
     return out
+
+
+def play_owed(service: GameService, game_id: str, seq: int, settings: Settings, clock=time.time,
+              backlog: tuple[int, int] | None = None) -> dict:
+    """Play the turn owed at ``seq`` within what is left of the bot's budget, counted from when the turn became
+    owed (the ``owed_at`` the appending script stored): a turn that waited in the queue searches for less, and
+    one that waited its whole budget away plays the greedy policy at once. The turns queued behind this one
+    (``backlog``: (turns queued, workers), looked up when not given) share that time with it, so the last of
+    them is not late either."""
+    status = service.store.turn_status([game_id])[0]
+    owed_at = status.owed_at if status.owed == seq and status.owed_at else clock()
+    full_ms = settings.mc_budget_ms if settings.mc_budget_ms is not None else bots.get("mc").budget_ms
+    if backlog is None:
+        backlog = (service.scheduler.queue.count, service.scheduler.workers())
+    left_ms = shared_ms(remaining_ms(full_ms, owed_at, clock()), *backlog)
+    given: dict = {}
+
+    def strategy(name: str):
+        bot, given["budget_ms"] = bot_within(name, left_ms, full_ms, settings.mc_playouts)
+        return bot
+
+    out = play(service, game_id, seq, strategy=strategy)
+    out.update(given)
+    if out["status"] == "applied":
+        out["owed_for_s"] = max(0.0, clock() - owed_at)
+    return out
+
+
+def warm_up() -> None:
+    """Load what a first bot turn would: the engine's modules and one decision of every strategy."""
+    state, _ = engine.new_game("uecda", players=["a", "b", "c", "d"], seed=0)
+    seat = engine.actors(state)[0]
+    for name in bots.names():
+        ask(_bot(name, None, None), state, seat, random.Random(0), history=[], legal=engine.legal_moves(state, seat))
+
+
+def remaining_ms(budget_ms: float, owed_at: float, now: float) -> float:
+    return max(0.0, budget_ms - 1000.0 * max(0.0, now - owed_at))
+
+
+def shared_ms(left_ms: float, queued: int, workers: int) -> float:
+    """This turn's part of ``left_ms`` when ``queued`` turns wait behind it for ``workers`` workers: each worker
+    has queued/workers more turns to play within about the same time."""
+    return left_ms / (1.0 + max(0, queued) / max(1, workers))
+
+
+def bot_within(name: str, left_ms: float, full_ms: float, playouts: int | None):
+    """(the bot for strategy ``name`` searching at most ``left_ms``, the budget it was given; None: it has none)."""
+    if name != "mc":
+        return _bot(name, None, None), None
+    if left_ms <= 0:
+        return bots.get("greedy"), 0.0
+    if left_ms >= full_ms:
+        return _bot(name, full_ms, playouts), full_ms
+    options = {"budget_ms": left_ms, **({"playouts": playouts} if playouts is not None else {})}
+    return bots.make(name, **options), left_ms
 
 
 @lru_cache(maxsize=None)

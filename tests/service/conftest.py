@@ -25,10 +25,11 @@ def redis_url():
 def settings(redis_url):
     tag = secrets.token_hex(4)
     # the suite's own traffic comes from one address at thousands of requests a minute: no rate limits here
-    # (tests/service/test_limits.py tests them on apps of their own)
+    # (tests/service/test_limits.py tests them on apps of their own); nor back-pressure on bot seats: turns some
+    # tests leave queued without a worker would refuse the next bot game (tests/service/test_load.py tests it)
     s = Settings(redis_url=redis_url, data_dir=tempfile.mkdtemp(), key_prefix=f"referee-test-{tag}",
                  queue_name=f"referee-test-bots-{tag}", rate_create_per_address=0, rate_moves_per_token=0,
-                 rate_moves_per_address=0)
+                 rate_moves_per_address=0, bots_busy_wait_s=0)
     yield s
     cleanup(redis_url, s.key_prefix, s.queue_name)
 

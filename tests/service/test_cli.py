@@ -61,8 +61,9 @@ def _wait_deal_over(base, game, timeout=60):
 
 
 def test_serve_with_redis_url_plays_bots_and_stops_on_sigterm(settings):
+    # the suite's queue may hold turns other tests left unplayed: no back-pressure here (as in conftest.settings)
     env = _env(REDIS_URL=settings.redis_url, REFEREE_KEY_PREFIX=settings.key_prefix,
-               REFEREE_QUEUE=settings.queue_name)
+               REFEREE_QUEUE=settings.queue_name, REFEREE_BOTS_BUSY_WAIT_S="0")
     proc, base = _serve(env)
     try:
         assert requests.get(f"{base}/healthz").json() == {"status": "ok", "storage": "redis"}

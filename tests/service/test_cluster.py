@@ -26,9 +26,11 @@ def deployment(tmp_path_factory):
     try:
         nodes = servers.cluster()
         queue = servers.plain()
-        env = serve_env(None, REDIS_URL=queue, REDIS_CLUSTER_NODES=nodes, REFEREE_SNAPSHOT_EVERY="10")
+        # six bot games at once, before the workers have registered: no back-pressure (tests/service/test_load.py)
+        env = serve_env(None, REDIS_URL=queue, REDIS_CLUSTER_NODES=nodes, REFEREE_SNAPSHOT_EVERY="10",
+                        REFEREE_BOTS_BUSY_WAIT_S="0")
         for i in range(2):
-            started.append(Serve(env, root / f"api{i}.log", "--no-worker", "--workers", "1"))
+            started.append(Serve(env, root / f"api{i}.log", "--no-worker", "--http-workers", "1"))
         for i in range(2):
             log = open(root / f"worker{i}.log", "ab")
             workers.append(subprocess.Popen([sys.executable, "-m", "cli", "worker"], env=env, stdout=log, stderr=log))

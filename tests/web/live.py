@@ -41,7 +41,9 @@ class LiveReferee:
             self.embedded = start_embedded(tempfile.mkdtemp(prefix="referee-webtest-redis-"))
             url = embedded_url(self.embedded)
         self.redis_url = url
-        settings = Settings(redis_url=url, data_dir=tempfile.mkdtemp(), key_prefix=self.prefix, queue_name=self.queue)
+        # no back-pressure: a page test's new game must not depend on how busy the one worker still is
+        settings = Settings(redis_url=url, data_dir=tempfile.mkdtemp(), key_prefix=self.prefix, queue_name=self.queue,
+                            bots_busy_wait_s=0)
         app = create_app(settings)
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
         self.server = make_server("127.0.0.1", 0, app, threaded=True)

@@ -1,0 +1,138 @@
+"""Bot seats under load: a turn that waited in the queue searches for what is left of its budget, and new games
+with bot seats are refused while owed turns wait too long. Decisions are checked with injected times."""
+from __future__ import annotations
+
+import secrets
+import tempfile
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+import pytest
+from rq.job import Job
+
+from api.app import create_app
+from service.redis_conn import connect
+from service.scheduler import BotScheduler, job_id
+from tests.redis_support import cleanup
+from workers import bots, jobs
+
+from .helpers import Client
+
+FULL_MS = bots.get("mc").budget_ms
+MC_TABLE = [{"name": f"mc{i}", "bot": "mc"} for i in range(4)]
+
+
+def owed_game(client, service, seed: int) -> tuple[str, int]:
+    r = client.post("/v1/games", {"preset": "nanko", "seed": seed, "players": MC_TABLE})
+    assert r.status_code == 201, r.json
+    gid, seq = r.json["game_id"], r.json["seq"]
+    assert service.store.turn_status([gid])[0].owed == seq
+    service.scheduler.queue.remove(job_id(gid, seq))  # the test plays this turn itself
+    return gid, seq
+
+
+def owed_since(service, gid: str, seconds_ago: float, now: float) -> None:
+    service.store.r.hset(service.store._meta(gid), "owed_at", now - seconds_ago)
+
+
+@pytest.mark.parametrize("waited_s, backlog, budget_ms", [
+    (0.0, (0, 2), FULL_MS),
+    (0.15, (0, 2), FULL_MS - 150),
+    (5.0, (0, 2), 0.0),
+    (0.0, (4, 2), FULL_MS / 3),          # two more turns per worker queued behind it: a third of the budget
+    (0.05, (1, 1), (FULL_MS - 50) / 2),
+])
+def test_a_waited_turn_plays_with_what_is_left_of_its_budget(app, client, settings, waited_s, backlog, budget_ms):
+    service = app.extensions["referee.service"]
+    now = 1_900_000_000.0
+    gid, seq = owed_game(client, service, seed=3)
+    owed_since(service, gid, waited_s, now)
+    out = jobs.play_owed(service, gid, seq, settings, clock=lambda: now, backlog=backlog)
+    assert out["status"] == "applied"
+    assert out["budget_ms"] == pytest.approx(budget_ms, abs=0.01)
+    assert out["owed_for_s"] == pytest.approx(waited_s, abs=1e-5)
+
+
+def test_a_turn_with_no_budget_left_plays_greedy_and_a_partial_one_a_shorter_search():
+    full, _ = jobs.bot_within("mc", FULL_MS, FULL_MS, None)
+    partial, given = jobs.bot_within("mc", 40.0, FULL_MS, None)
+    spent, nothing = jobs.bot_within("mc", 0.0, FULL_MS, None)
+    assert full.budget_ms == FULL_MS
+    assert (partial.budget_ms, given) == (40.0, 40.0)
+    assert (spent, nothing) == (bots.get("greedy"), 0.0)
+    assert jobs.remaining_ms(200.0, owed_at=100.0, now=100.05) == pytest.approx(150.0)
+    assert jobs.remaining_ms(200.0, owed_at=100.0, now=107.0) == 0.0
+
+
+@pytest.fixture
+def busy_app(redis_url, settings):
+    tag = secrets.token_hex(4)
+    own = replace(settings, key_prefix=f"referee-test-busy-{tag}", queue_name=f"referee-test-busy-{tag}",
+                  data_dir=tempfile.mkdtemp(), bots_busy_wait_s=2.0)
+    app = create_app(own)
+    app.config["TESTING"] = True
+    yield app, own
+    cleanup(redis_url, own.key_prefix, own.queue_name)
+
+
+def test_new_bot_games_get_503_bots_busy_while_owed_turns_wait_too_long(busy_app, redis_url):
+    app, own = busy_app
+    client = Client(app.test_client())
+    raw = connect(redis_url, decode=False)
+    scheduler = BotScheduler(raw, own.queue_name, own.key_prefix)
+    late = Job.fetch(scheduler.schedule("0" * 24, 7), connection=raw)
+    late.enqueued_at = datetime.utcnow() - timedelta(seconds=30)  # owed 30 s ago and still queued
+    late.save()
+    assert scheduler.backlog()[0] == 1
+
+    r = client.post("/v1/games", {"preset": "nanko", "seed": 1, "players": [{"name": "me"}, *MC_TABLE[1:]]})
+    assert r.status_code == 503, r.json
+    assert r.json["error"]["code"] == "bots_busy" and r.json["error"]["message"]
+    assert int(r.headers["Retry-After"]) >= 30
+
+    humans = client.post("/v1/games", {"preset": "nanko", "seed": 1, "players": [{"name": f"p{i}"} for i in range(4)]})
+    assert humans.status_code == 201, humans.json
+
+
+def test_new_bot_games_get_503_while_more_turns_are_queued_than_the_workers_can_start(busy_app, redis_url):
+    app, own = busy_app
+    client = Client(app.test_client())
+    scheduler = BotScheduler(connect(redis_url, decode=False), own.queue_name, own.key_prefix)
+    for seq in range(3):  # fresh turns, but three of them for no worker at all (counted as one)
+        scheduler.schedule("1" * 24, seq)
+    assert scheduler.backlog()[0] == 3 and scheduler.workers() == 0
+
+    r = client.post("/v1/games", {"preset": "nanko", "seed": 1, "players": MC_TABLE})
+    assert r.status_code == 503, r.json
+    assert r.json["error"]["code"] == "bots_busy" and int(r.headers["Retry-After"]) >= 1
+
+
+def test_metrics_export_the_bot_turn_latency_and_the_queue(client, app):
+    text = client.get("/metrics").data.decode()
+    assert "referee_bot_queue_depth " in text
+    assert "referee_bot_queue_oldest_wait_seconds " in text
+    assert "referee_bot_turn_latency_seconds" in text
+
+
+class _QuietQueue:
+    """What the gate reads of the queue: empty, two workers."""
+
+    def backlog(self):
+        return 0, 0.0
+
+    def workers(self):
+        return 2
+
+
+def test_a_burst_of_creates_between_two_looks_at_the_queue_cannot_all_pass():
+    from service.backpressure import LOOK_EVERY_S, TURNS_PER_WORKER, BotGate
+    from service.errors import BotsBusy
+
+    now = [0.0]
+    gate = BotGate(_QuietQueue(), wait_s=0.2, clock=lambda: now[0])
+    for _ in range(TURNS_PER_WORKER * 2 + 1):
+        gate.check()  # each game let in counts as one more owed turn until the next look
+    with pytest.raises(BotsBusy):
+        gate.check()
+    now[0] += LOOK_EVERY_S
+    gate.check()  # the queue, looked at again, is still empty
