@@ -28,7 +28,7 @@ def settings(redis_url):
     # (tests/service/test_limits.py tests them on apps of their own)
     s = Settings(redis_url=redis_url, data_dir=tempfile.mkdtemp(), key_prefix=f"referee-test-{tag}",
                  queue_name=f"referee-test-bots-{tag}", rate_create_per_address=0, rate_moves_per_token=0,
-                 rate_moves_per_address=0)
+                 rate_moves_per_address=0, rate_bots_per_address=0)
     yield s
     cleanup(redis_url, s.key_prefix, s.queue_name)
 
