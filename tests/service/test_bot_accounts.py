@@ -4,8 +4,11 @@ import queue
 import secrets
 import threading
 
+from openapi_schema_validator import OAS31Validator
+
 from referee import instantiate
 
+from .test_openapi_bodies import SPEC
 from .test_limits import _app, _client, _error, _hold_stream
 
 
@@ -105,6 +108,9 @@ def test_a_registered_bot_seat_is_owed_to_its_stream_not_to_the_workers(client, 
     assert turn["legal_moves"] == client.legal(gid, g["seat_tokens"][1], 1)
     assert turn["state"] == client.state(gid, g["seat_tokens"][1])[0]
     assert turn["time_left_ms"] is None
+    spec = SPEC["components"]
+    errors = [e.message for e in OAS31Validator({**spec["schemas"]["BotTurn"], "components": spec}).iter_errors(turn)]
+    assert not errors, errors[:5]
 
 
 def test_the_stream_sends_owed_turns_again_on_reconnect_and_new_ones_live(client, run_bots):

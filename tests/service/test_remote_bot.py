@@ -74,3 +74,39 @@ def test_a_bot_killed_mid_game_gets_its_owed_turn_again_and_finishes(fault_env):
     _bot(procs, base, bot, "bot-2")
     wait_for("the game to finish", lambda: _legal(base, game)["actors"] == [], timeout=120)
     assert _moves_by(base, game, 1) > played  # the restarted bot answered the turn owed while it was down
+
+
+def test_the_client_covers_the_game_calls_and_the_dispute_example(fault_env):
+    import subprocess
+    import sys
+
+    from referee_client import Referee, RefereeError, concrete
+
+    settings, procs = fault_env
+    port = free_port()
+    procs.api("api", port)
+    base = f"http://127.0.0.1:{port}"
+    ref = Referee(base)
+    game = ref.create_game(["Ann", "Ben", "Cho", "Dai"], seed=3)
+    t = game.table_token
+    assert ref.join(game.game_id, game.seat_tokens[2])[0] == 2 and ref.join(game.game_id, t)[0] == "table"
+    seat = ref.legal_moves(game.game_id, t, 0).actors[0]
+    legal = ref.legal_moves(game.game_id, game.seat_tokens[seat])
+    move = concrete(legal.moves[0])
+    assert ref.judge(game.game_id, t, move).verdict.legal
+    first = ref.move(game.game_id, game.seat_tokens[seat], move, expected_seq=legal.seq, idempotency_key="k1")
+    again = ref.move(game.game_id, game.seat_tokens[seat], move, expected_seq=legal.seq, idempotency_key="k1")
+    assert first.verdict.legal and not first.replayed and again.replayed and again.seq == first.seq
+    illegal = ref.move(game.game_id, game.seat_tokens[seat], move)  # the same cards again: not legal now
+    assert not illegal.verdict.legal
+    assert ref.replay(game.game_id, t, 0).seq == 0 and len(ref.events(game.game_id, t)) == first.seq + 1
+    assert ref.record(game.game_id, t).startswith(f"# game {game.game_id}")
+    assert ref.judge_detached(game.state, {"seat": 0, "action": "pass"}).verdict.reason
+    try:
+        ref.state(game.game_id, "seat_wrong")
+        raise AssertionError("a wrong token was accepted")
+    except RefereeError as exc:
+        assert exc.status == 401 and exc.code == "invalid_token"
+    out = subprocess.run([sys.executable, str(ROOT / "examples" / "settle_dispute.py")], cwd=str(ROOT), text=True,
+                         env=dict(procs.env, REFEREE_URL=base), capture_output=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.startswith(("legal", "not legal")), out.stderr
