@@ -23,7 +23,10 @@ _BAD_CHARS = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
 _BAD_RECORD_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")  # a record has lines and tabs
 
 # endpoint -> the rate buckets it counts in
-RATED = {"games.create_game": "create", "moves.propose": "moves", "moves.judge": "moves", "judge.judge": "moves"}
+RATED = {"games.create_game": "create", "bots.register": "bots", "moves.propose": "moves", "moves.judge": "moves", "judge.judge": "moves"}
+
+
+_WHAT = {"create": "new games", "bots": "bot registrations", "moves": "moves"}
 
 
 class RateLimited(ApiError):
@@ -63,6 +66,8 @@ def client_address() -> str:
 def _rate_limit(s: Settings, bucket: str) -> None:
     if bucket == "create":
         limits = [("create-address", s.rate_create_per_address)]
+    elif bucket == "bots":
+        limits = [("bots-address", s.rate_bots_per_address)]
     else:
         limits = [("moves-token", s.rate_moves_per_token), ("moves-address", s.rate_moves_per_address)]
     limits = [(kind, limit) for kind, limit in limits if limit > 0]
@@ -89,7 +94,7 @@ def _rate_limit(s: Settings, bucket: str) -> None:
         if n > limit:
             retry = max(1, math.ceil((index + 1) * window - now))
             per = "client address" if kind.endswith("address") else "token"
-            raise RateLimited(f"more than {limit} {'new games' if bucket == 'create' else 'moves'} per {window} s "
+            raise RateLimited(f"more than {limit} {_WHAT[bucket]} per {window} s "
                               f"from this {per}; retry after {retry} s", retry)
 
 

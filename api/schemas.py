@@ -22,7 +22,7 @@ class ErrorSchema(Schema):
 
 class PlayerSchema(Schema):
     name = fields.String(required=True)  # printable, one line, REFEREE_MAX_NAME_CHARS: checked by the service
-    bot = fields.String(allow_none=True, validate=validate.Length(min=1, max=32))
+    bot = fields.String(allow_none=True, validate=validate.Length(min=1, max=41))  # a strategy, or "@" + a bot's name
 
 
 class CreateGameSchema(Schema):
@@ -83,6 +83,14 @@ class StreamQuery(AfterQuery):
     wait = fields.Float(load_default=30.0, validate=validate.Range(min=0, max=300))
 
 
+class RegisterBotSchema(Schema):
+    name = fields.String(required=True)  # the same rules as a player's name: checked by the route
+
+
+class BotStreamQuery(Schema):
+    wait = fields.Float(load_default=300.0, validate=validate.Range(min=0, max=3600))
+
+
 class SeatQuery(Schema):
     seat = fields.Integer(load_default=None, allow_none=True)
 
@@ -104,6 +112,12 @@ class CreatedGameSchema(Schema):
     seat_tokens = fields.List(fields.String(), required=True)
     seq = fields.Integer(required=True)
     state = fields.Dict(required=True)
+
+
+class BotCreatedSchema(Schema):
+    name = fields.String(required=True)
+    seat = fields.String(required=True)  # what a game's player names as its "bot" to seat this one
+    bot_token = fields.String(required=True)
 
 
 class VerdictSchema(Schema):

@@ -18,6 +18,7 @@ from referee.record import import_record
 
 from . import logs, metrics
 from .audit import clip_move, clip_verdict
+from .bot_accounts import BotAccounts, remote_name
 from .encoded import EncodedJSON
 from .backpressure import BotGate
 from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized
@@ -50,6 +51,7 @@ class GameService:
         self.fault_pause_s = fault_pause_s  # test hook (Settings.fault_pause_after_append_s)
         self.snapshots = SnapshotCache()
         self.bot_gate = BotGate(scheduler, bots_busy_wait_s) if scheduler is not None and bots_busy_wait_s > 0 else None
+        self.accounts = BotAccounts(store.r, store.prefix)
 
     def check_names(self, names, code: str) -> None:
         for seat, name in enumerate(names):
@@ -81,7 +83,19 @@ class GameService:
         found = matching(token, [rec.table_hash, *rec.seat_hashes])
         if found is not None:
             return TABLE if found == 0 else found - 1
+        seat = self._bot_seat(rec, token)
+        if seat is not None:
+            return seat
         raise Unauthorized("this token is not valid for this game", code="invalid_token")
+
+    def _bot_seat(self, rec: GameRecord, token: str) -> int | None:
+        """The seat a registered bot's token holds in this game (a bot token sees only its own seats)."""
+        if not any(remote_name(b) for b in rec.bots):
+            return None
+        name = self.accounts.name_of(token)
+        if name is None:
+            return None
+        return next((s for s, b in enumerate(rec.bots) if remote_name(b) == name), None)
 
     @staticmethod
     def require_seat(viewer, seat) -> None:
@@ -101,16 +115,26 @@ class GameService:
                leader=None) -> dict:
         self.check_names([p.get("name") for p in players], "bad_name")
         bots = [p.get("bot") for p in players]
-        unknown = sorted({b for b in bots if b is not None and b not in BOT_STRATEGIES})
+        unknown = sorted({b for b in bots if b is not None and b not in BOT_STRATEGIES and not remote_name(b)})
         if unknown:
-            raise ApiError(f"unknown bot strategy {unknown[0]!r}; known: {', '.join(BOT_STRATEGIES)}",
-                           code="unknown_bot")
-        if self.bot_gate is not None and any(bots):
+            raise ApiError(f"unknown bot strategy {unknown[0]!r}; known: {', '.join(BOT_STRATEGIES)}, or "
+                           "'@name' for a registered bot", code="unknown_bot")
+        self._check_registered([remote_name(b) for b in bots if remote_name(b)])
+        if self.bot_gate is not None and any(b and not remote_name(b) for b in bots):
             self.bot_gate.check()
         state, events = engine.new_game(preset, rules=rules,
                                     players=[p["name"] for p in players], seed=seed, hands=hands, table=table,
                                     leader=leader)
         return self._store_new(state, events, bots)
+
+    def _check_registered(self, names: list[str]) -> None:
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise ApiError(f"the bot @{twice[0]} may hold one seat of a game, not {names.count(twice[0])}",
+                           code="bot_seated_twice")
+        for name in names:
+            if not self.accounts.exists(name):
+                raise ApiError(f"no registered bot @{name} (POST /v1/bots registers one)", code="unknown_bot")
 
     def create_from_record(self, text) -> dict:
         """A game whose log is a replayed record (docs/record.md); every seat is human."""
@@ -139,8 +163,10 @@ class GameService:
         seats = [new_token("seat") for _ in state.players]
         state_json = engine.state_to_json(state)
         owed, over = turn_flags(state, bots)
-        if any(bots):
+        if any(map(worker_bot, bots)):
             self.store.register_bot_game(gid)  # indexed before the game's keys exist: no owed turn escapes the reaper
+        for name in filter(None, map(remote_name, bots)):
+            self.accounts.seat(name, gid)  # before the game exists, so a stream never misses it
         table_hash, seat_hashes = digest(table), [digest(t) for t in seats]
         seq = self.store.create(gid, state_json, events, table_hash, seat_hashes, bots, owed=owed, over=over,
                                 snapshots=snapshots)
@@ -148,6 +174,7 @@ class GameService:
         self.snapshots.put(GameRecord(gid, seq, state_json, table_hash, seat_hashes, bots,
                                       owed=seq if owed else None), state)
         self._enqueue(gid, seq, owed)
+        self._wake(gid, seq, state, bots)
         return {"game_id": gid, "table_token": table, "seat_tokens": seats, "seq": seq, "state": state_json}
 
     # --- proposing ----------------------------------------------------------
@@ -201,6 +228,7 @@ class GameService:
                     if owed and self.fault_pause_s:
                         time.sleep(self.fault_pause_s)  # test hook: a crash here must not lose the bot turn
                     self._enqueue(gid, w.seq, owed)
+                    self._wake(gid, w.seq, new_state, rec.bots)
                     view = state_json if viewer == TABLE else self.view(new_state, viewer)
                     return 200, {"verdict": vj, "seq": w.seq, "state": view}
             self.snapshots.drop(gid)
@@ -251,11 +279,12 @@ class GameService:
                 raise Conflict("the current deal is not over yet", code="deal_not_over")
             new_state, events = engine.next_deal(state, hands=hands)
             owed, over = turn_flags(new_state, rec.bots)
-            if any(rec.bots):
+            if any(map(worker_bot, rec.bots)):
                 self.store.register_bot_game(gid)  # the reaper may have dropped it when the last deal ended
             w = self.store.append(gid, rec.seq, engine.state_to_json(new_state), events, owed=owed, over=over)
             if w.status == "ok":
                 self._enqueue(gid, w.seq, owed)
+                self._wake(gid, w.seq, new_state, rec.bots)
                 return {"seq": w.seq, "state": self.view(new_state, viewer)}
             self._after_conflict(gid, w, None)
         raise Conflict("too much contention on this game, try again", code="busy")
@@ -271,6 +300,7 @@ class GameService:
             owed, over = turn_flags(new_state, rec.bots)
             w = self.store.append(gid, rec.seq, engine.state_to_json(new_state), events, owed=owed, over=over)
             if w.status == "ok":
+                self._wake(gid, w.seq, new_state, rec.bots)
                 return {"seq": w.seq, "state": self.view(new_state, viewer)}
             self._after_conflict(gid, w, None)
         raise Conflict("too much contention on this game, try again", code="busy")
@@ -284,7 +314,10 @@ class GameService:
         self.require_seat(viewer, seat)
         if not 0 <= seat < len(rec.seat_hashes):
             raise ApiError(f"seat {seat} is not at this table (0..{len(rec.seat_hashes) - 1})", code="bad_seat")
-        state = self.state_of(rec)
+        return self.legal_moves_at(rec, self.state_of(rec), seat)
+
+    @staticmethod
+    def legal_moves_at(rec: GameRecord, state, seat: int) -> dict:
         return {"seat": seat, "seq": rec.seq, "actors": engine.actors(state),
                 "moves": engine.legal_moves(state, seat, annotated=True),
                 "forbidden_last": engine.forbidden_last(state, seat)}
@@ -335,11 +368,44 @@ class GameService:
         except Exception:  # noqa: BLE001 - the move is stored; the reaper recovers the turn
             log.exception("game %s: could not enqueue the bot turn at seq %d; the reaper will", gid, seq)
 
+    def _wake(self, gid: str, seq: int, state, bots) -> None:
+        """Wake the streams of the registered bots that owe a move now. Best effort: a stream rescans its games
+        on its own too (api/routes/bots.py), so a lost wake-up delays the turn, never loses it."""
+        names = {remote_name(bots[s]) for s in engine.actors(state)} - {None}
+        for name in names:
+            try:
+                self.accounts.wake(name, gid, seq)
+            except Exception:  # noqa: BLE001 - the move is stored; the stream's rescan finds the turn
+                log.exception("game %s: could not wake bot @%s at seq %d", gid, name, seq)
+
+    def owed_turns(self, name: str) -> list[dict]:
+        """Every turn the registered bot ``name`` owes now: game, seat, seq, the seat's view and its annotated
+        legal moves (what GET …/legal-moves serves). Games gone from the store leave the bot's list."""
+        out = []
+        for gid in self.accounts.games(name):
+            rec = self.store.load(gid) if _valid_id(gid) else None
+            if rec is None:
+                self.accounts.forget(name, gid)
+                continue
+            seat = next((s for s, b in enumerate(rec.bots) if remote_name(b) == name), None)
+            state = self.state_of(rec)
+            if seat is None or seat not in engine.actors(state):
+                continue
+            out.append({"game_id": gid, "seat": seat, "seq": rec.seq, "state": self.view(state, seat),
+                        "legal_moves": self.legal_moves_at(rec, state, seat),
+                        "time_left_ms": None})  # no per-move time budget exists yet
+        return out
+
+
+def worker_bot(bot: str | None) -> bool:
+    """A seat played by an RQ worker (a strategy name), not by a human or a registered bot (``@name``)."""
+    return bool(bot) and remote_name(bot) is None
+
 
 def turn_flags(state, bots) -> tuple[bool, bool]:
-    """(a bot seat must act, nobody can act) in ``state``: what the store keeps for the reaper and the TTL."""
+    """(a worker bot seat must act, nobody can act) in ``state``: what the store keeps for the reaper and the TTL."""
     actors = engine.actors(state)
-    return any(bots[s] for s in actors), not actors
+    return any(worker_bot(bots[s]) for s in actors), not actors
 
 
 def idempotency_digest(key: str) -> str:

@@ -47,7 +47,9 @@ class Settings:
     rate_moves_per_token: int = 600      # moves and what-ifs per bearer token
     rate_moves_per_address: int = 3000   # moves and judging per client address
     trusted_proxies: int = 0             # X-Forwarded-For hops to trust for the address
-    sse_max_streams: int = 16            # open event streams per API process (503 beyond)
+    sse_max_streams: int = 16            # open event streams per API process, bots' streams included (503 beyond)
+    bot_registration: int = 1            # 0: POST /v1/bots is refused (403 bot_registration_closed)
+    rate_bots_per_address: int = 10      # POST /v1/bots per client address
     http_threads: int = 8                # gunicorn threads kept for everything but streams
 
     @property

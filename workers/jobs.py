@@ -13,7 +13,7 @@ from rq import get_current_job
 
 from service import logs, metrics
 from service.errors import NotFound
-from service.games import GameService
+from service.games import GameService, worker_bot
 from service.redis_conn import connect_cluster, decoding
 from service.scheduler import BotScheduler
 from service.settings import Settings
@@ -146,7 +146,7 @@ def play(service: GameService, game_id: str, seq: int, strategy=bots.get) -> dic
         if rec.seq != seq:
             return {"status": "superseded", "seq": rec.seq}
         state = service.state_of(rec)
-        seats = [s for s in engine.actors(state) if rec.bots[s]]
+        seats = [s for s in engine.actors(state) if worker_bot(rec.bots[s])]  # never a registered bot's
         if not seats:
             return {"status": "no_bot_to_act", "seq": seq}
         seat = seats[0]

@@ -1,4 +1,4 @@
 """One blueprint per resource."""
-from . import docs, events, games, health, judge, moves, rules
+from . import bots, docs, events, games, health, judge, moves, rules
 
-BLUEPRINTS = [health.bp, rules.bp, docs.bp, games.bp, moves.bp, events.bp, judge.bp]
+BLUEPRINTS = [health.bp, rules.bp, docs.bp, games.bp, moves.bp, events.bp, judge.bp, bots.bp]

@@ -2,12 +2,12 @@ import json
 import re
 import time
 
-from flask import Blueprint, Response, current_app, request, stream_with_context
+from flask import Blueprint, request
 
 import referee as engine
 
-from ..observability import counted_stream
 from ..http import bearer, query, respond, service
+from ..streams import sse_response
 from ..schemas import MAX_SEQ, AfterQuery, EventsSchema, SeqQuery, StateSchema, StreamQuery
 from service.errors import ApiError
 from service.games import viewer_arg
@@ -48,30 +48,7 @@ def stream(game_id):
     if after is None:
         after = q["after"] if "after" in request.args else rec.seq
     store, who = svc.store, viewer_arg(viewer)
-    slots = current_app.extensions["referee.streams"]
-    if not slots.acquire(blocking=False):
-        # every stream holds a server thread: past the cap, refuse rather than starve the other requests
-        full = ApiError("this server has as many open event streams as it serves; retry shortly or poll "
-                        "GET /v1/games/{id}/events?after=N", code="too_many_streams", status=503)
-        full.headers = {"Retry-After": "5"}
-        raise full
-
-    release = _once(slots.release)
-
-    def generate():
-        try:
-            yield from _events(store, game_id, who, after, q["wait"])
-        finally:
-            release()  # the stream ended, or the server closed it (its client left)
-
-    try:
-        resp = Response(stream_with_context(counted_stream(generate())), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-    except BaseException:
-        release()
-        raise
-    resp.call_on_close(release)  # also when the response is closed before the stream started
-    return resp
+    return sse_response(_events(store, game_id, who, after, q["wait"]), "poll GET /v1/games/{id}/events?after=N")
 
 
 def _events(store, game_id, who, after, wait):
@@ -95,16 +72,6 @@ def _events(store, game_id, who, after, wait):
             event = engine.redact_event(entry.data, who)
             yield f"id: {event['seq']}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
         idle_since = time.monotonic()
-
-
-def _once(fn):
-    done = []
-
-    def call():
-        if not done:
-            done.append(True)
-            fn()
-    return call
 
 
 def _last_event_id() -> int | None:

@@ -29,7 +29,7 @@ def settings(redis_url):
     # tests leave queued without a worker would refuse the next bot game (tests/service/test_load.py tests it)
     s = Settings(redis_url=redis_url, data_dir=tempfile.mkdtemp(), key_prefix=f"referee-test-{tag}",
                  queue_name=f"referee-test-bots-{tag}", rate_create_per_address=0, rate_moves_per_token=0,
-                 rate_moves_per_address=0, bots_busy_wait_s=0)
+                 rate_moves_per_address=0, bots_busy_wait_s=0, rate_bots_per_address=0)
     yield s
     cleanup(redis_url, s.key_prefix, s.queue_name)
 
