@@ -85,7 +85,8 @@ def test_app_css_serves_the_font_for_the_ranges_it_was_built_for():
 
 
 # ---------------------------------------------------------------- in the browser
-def test_japanese_mode_draws_the_page_japanese_with_the_shipped_font(page):
+def test_japanese_mode_draws_the_page_japanese_with_the_shipped_font(screen):
+    page = screen
     page.goto("/")
     wait_ready(page)
     if page.evaluate("document.documentElement.lang") != "ja":
