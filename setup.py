@@ -16,6 +16,16 @@ from setuptools.command.build_ext import build_ext
 HERE = Path(__file__).parent
 
 
+def _tell(message: str) -> None:
+    """pip shows a build's output only with -v: a terminal, where the install has one, is told directly."""
+    print(message, file=sys.stderr, flush=True)
+    try:
+        with open("/dev/tty", "w") as tty:
+            tty.write(message + "\n")
+    except OSError:  # no controlling terminal (CI, Docker): stderr, which pip -v shows, is all there is
+        pass
+
+
 def _read(path: str):
     """A module's constants, read without importing its package (that would import the engine)."""
     spec = importlib.util.spec_from_file_location(f"_build_{Path(path).parent.name}", HERE / path)
@@ -44,9 +54,8 @@ def _extensions() -> list:
         return []
     try:
         from mypyc.build import mypycify
-        # pip shows this with -v only; the README says it too
-        print("referee: compiling the engine and the bots with mypyc (about two minutes; REFEREE_PURE=1 at install "
-              "skips it, pure Python plays alike)", file=sys.stderr, flush=True)
+        _tell("referee: compiling the engine and the bots with mypyc (about two minutes; REFEREE_PURE=1 at install "
+              "skips it, pure Python plays alike)")
         out = mypycify([src for directory, names in PACKAGES for src in _sources(directory, names)], opt_level="3",
                        group_name="referee")
     except BaseException as e:  # noqa: BLE001 - mypyc missing or its type check failing: pure Python then
