@@ -18,7 +18,6 @@ import os
 import random
 import secrets
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -37,37 +36,7 @@ import requests  # noqa: E402
 from referee import actors, instantiate, legal_moves, state_from_json  # noqa: E402
 from service.settings import Settings  # noqa: E402
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_serve(port: int, redis_url: str | None, prefix: str, data_dir: str) -> subprocess.Popen:
-    env = dict(os.environ, REFEREE_KEY_PREFIX=prefix, REFEREE_QUEUE=prefix, REFEREE_DATA_DIR=data_dir,
-               PYTHONPATH=str(_HERE.parent),
-               # one client at full speed: the rate limits (docs/limits.md) would measure themselves
-               REFEREE_RATE_CREATE_PER_ADDRESS="0", REFEREE_RATE_MOVES_PER_TOKEN="0", REFEREE_RATE_MOVES_PER_ADDRESS="0")
-    env.pop("REDIS_URL", None)
-    if redis_url:
-        env["REDIS_URL"] = redis_url
-    return subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port)], env=env,
-                            cwd=str(_HERE.parent), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-def wait_healthy(base: str, proc: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"referee serve exited with {proc.returncode}")
-        try:
-            if requests.get(f"{base}/healthz", timeout=1).status_code == 200:
-                return
-        except requests.RequestException:
-            pass
-        time.sleep(0.2)
-    raise SystemExit("the service did not start")
+from benchmarks.serving import free_port, start_serve, wait_healthy  # noqa: E402
 
 
 def create(s: requests.Session, base: str, preset: str, seed: int) -> dict:
@@ -225,7 +194,8 @@ def main(argv=None) -> int:
     prefix = f"referee-bench-{secrets.token_hex(4)}"
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    proc = start_serve(port, args.redis_url, prefix, tempfile.mkdtemp(prefix="referee-bench-"))
+    proc = start_serve(port, tempfile.mkdtemp(prefix="referee-bench-"), args.redis_url, REFEREE_KEY_PREFIX=prefix,
+                       REFEREE_QUEUE=prefix)
     try:
         wait_healthy(base, proc)
         storage = requests.get(f"{base}/healthz").json().get("storage")

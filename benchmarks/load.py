@@ -23,8 +23,6 @@ import os
 import random
 import re
 import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -40,38 +38,12 @@ import requests  # noqa: E402
 from referee import instantiate  # noqa: E402
 from referee.compiled import build  # noqa: E402
 
+from benchmarks.serving import free_port, start_serve, wait_healthy  # noqa: E402
+
 KINDS = ("human", "mixed", "bot")
 BOT_POLL_S = 0.5  # a client waiting on bot seats looks again this often
 LATENCY = "referee_bot_turn_latency_seconds"
 QUEUED = "referee_bot_job_wait_seconds"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_serve(port: int, data_dir: str) -> subprocess.Popen:
-    env = dict(os.environ, REFEREE_DATA_DIR=data_dir, PYTHONPATH=str(_HERE.parent),
-               REFEREE_RATE_CREATE_PER_ADDRESS="0", REFEREE_RATE_MOVES_PER_TOKEN="0",
-               REFEREE_RATE_MOVES_PER_ADDRESS="0")
-    env.pop("REDIS_URL", None)
-    return subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port)], env=env,
-                            cwd=str(_HERE.parent), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
-
-
-def wait_healthy(base: str, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if requests.get(f"{base}/healthz", timeout=1).status_code == 200:
-                return
-        except requests.RequestException:
-            pass
-        time.sleep(0.2)
-    raise SystemExit("the service did not become healthy")
 
 
 class Tally:
@@ -291,7 +263,7 @@ def main() -> int:
         proc = start_serve(port, tempfile.mkdtemp(prefix="referee-load-"))
         base = f"http://127.0.0.1:{port}"
     try:
-        wait_healthy(base)
+        wait_healthy(base, proc)
         for n in (int(x) for x in args.clients.split(",")):
             print(report(run(base, n, args.seconds, args.drain, args.preset)), flush=True)
             print(flush=True)
