@@ -120,7 +120,7 @@ class GameService:
             raise ApiError(f"unknown bot strategy {unknown[0]!r}; known: {', '.join(BOT_STRATEGIES)}, or "
                            "'@name' for a registered bot", code="unknown_bot")
         self._check_registered([remote_name(b) for b in bots if remote_name(b)])
-        if self.bot_gate is not None and any(b and not remote_name(b) for b in bots):
+        if self.bot_gate is not None and any(worker_bot(b) for b in bots):
             self.bot_gate.check()
         state, events = engine.new_game(preset, rules=rules,
                                     players=[p["name"] for p in players], seed=seed, hands=hands, table=table,

@@ -120,3 +120,13 @@ def with_other_hands_swapped(st, seat, rng):
         k = len(p["hand"])
         p["hand"], pool = pool[:k], pool[k:]
     return state_from_json(table)
+
+
+def deal_in_seat_order(preset: str, rules, n: int = 4):
+    """A first deal of ``n`` players in which seats finish 0, 1, 2, …: seat 0 is top, seat n-1 bottom."""
+    cards = ["S4", "S5", "S6", "S7", "S8", "S9", "ST", "SJ"][:n]
+    st = game(preset, [[c] for c in cards], rules)
+    for seat in range(n - 1):
+        _, st = play(st, seat, cards[seat])
+    assert places(st) == list(range(1, n + 1))
+    return st

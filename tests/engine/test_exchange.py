@@ -1,22 +1,12 @@
 """The exchange from the second deal (RULES.md §4): exchange, exchange_request, inflation."""
-from .helpers import bad, deal_again, game, give, hand, js, move, ok, only, passes, pending, places, play
-
-
-def _deal_in_seat_order(preset, rules, n=4):
-    """A first deal in which seats finish 0, 1, 2, …: seat 0 is top, seat n-1 bottom."""
-    cards = ["S4", "S5", "S6", "S7", "S8"][:n]
-    st = game(preset, [[c] for c in cards], rules)
-    for seat in range(n - 1):
-        _, st = play(st, seat, cards[seat])
-    assert places(st) == list(range(1, n + 1))
-    return st
+from .helpers import bad, deal_again, deal_in_seat_order, game, give, hand, js, move, ok, only, passes, pending, places, play
 
 
 EX = only("nanko", exchange={"top": 2, "second": 1})
 
 
 def test_the_bottom_gives_its_strongest_and_the_top_gives_back_its_choice():
-    st = _deal_in_seat_order("nanko", EX)
+    st = deal_in_seat_order("nanko", EX)
     st = deal_again(st, [["S9", "S3", "SK"], ["HT", "H4"], ["D5", "DA", "D6"], ["C3", "C2", "JK1", "C7"]])
     assert js(st)["phase"] == "exchange"
     # the strongest cards left without a choice: JK1 C2 to seat 0, DA to seat 1
@@ -33,7 +23,7 @@ def test_the_bottom_gives_its_strongest_and_the_top_gives_back_its_choice():
 
 
 def test_the_giver_chooses_among_equally_strong_cards():
-    st = _deal_in_seat_order("nanko", EX)
+    st = deal_in_seat_order("nanko", EX)
     st = deal_again(st, [["S9", "S3"], ["HT", "H4"], ["D5", "D6"], ["SA", "HA", "DA", "C7"]])
     assert pending(st)[0] == (3, "give", 2, "exchange")
     bad(st, move(3, "give", ["SA", "C7"]), "not_allowed")
@@ -43,20 +33,20 @@ def test_the_giver_chooses_among_equally_strong_cards():
 
 def test_uecda_ties_are_broken_by_the_referee():
     rules = only("uecda", exchange={"top": 2, "second": 1, "auto_ties": True})
-    st = _deal_in_seat_order("uecda", rules)
+    st = deal_in_seat_order("uecda", rules)
     st = deal_again(st, [["S9", "S3"], ["HT", "H4"], ["D5", "D6"], ["SA", "HA", "DA", "C7"]])
     assert pending(st)[0][0] == 0 and len(hand(st, 3)) == 2 and "C7" in hand(st, 3)
 
 
 def test_three_players_exchange_only_top_and_bottom():
-    st = _deal_in_seat_order("nanko", EX, n=3)
+    st = deal_in_seat_order("nanko", EX, n=3)
     st = deal_again(st, [["S9", "S3"], ["HT", "H4"], ["D5", "DA", "D2"]])
     assert hand(st, 0) == {"S9", "S3", "DA", "D2"} and hand(st, 1) == {"HT", "H4"}
     assert pending(st) == [(0, "give", 2, "exchange")]
 
 
 def test_middle_players_never_exchange():
-    st = _deal_in_seat_order("nanko", EX, n=5)
+    st = deal_in_seat_order("nanko", EX, n=5)
     st = deal_again(st, [["S9", "S3"], ["HT", "H4"], ["C9", "CK"], ["D5", "DA"], ["C3", "C2", "CA"]])
     assert hand(st, 2) == {"C9", "CK"}
     assert [p[0] for p in pending(st)] == [0, 1]
@@ -78,7 +68,7 @@ def test_the_exchange_uses_the_normal_order():
 
 
 def test_no_exchange_in_the_first_deal_or_when_off():
-    st = _deal_in_seat_order("nanko", only("nanko"))
+    st = deal_in_seat_order("nanko", only("nanko"))
     st = deal_again(st, [["S9"], ["HT"], ["D5"], ["C3", "C2"]])
     assert js(st)["pending"] == [] and js(st)["phase"] == "play" and hand(st, 3) == {"C3", "C2"}
 
@@ -89,7 +79,7 @@ REQ = only("gekifugo", "exchange_request", exchange={"top": 2, "second": 1})
 
 
 def _request_deal():
-    st = _deal_in_seat_order("gekifugo", REQ)
+    st = deal_in_seat_order("gekifugo", REQ)
     return deal_again(st, [["S9", "S3"], ["HT", "H4"], ["D5", "DA", "D6"], ["C3", "C7", "H7", "C2", "JK1"]])
 
 
@@ -151,7 +141,7 @@ def _same_order_again(st):
 
 
 def test_the_same_ranking_twice_grows_the_exchange():
-    st = _deal_in_seat_order("gekifugo", INF)
+    st = deal_in_seat_order("gekifugo", INF)
     st2 = deal_again(st, [["D9"], ["DT"], ["DJ"], ["C3", "C4", "C5"]])
     assert js(st2)["exchange_counts"] == [2, 1]
     st = _same_order_again(st)
@@ -173,7 +163,7 @@ def test_inflation_resets_on_a_change_and_stops_at_its_caps():
 
 
 def test_without_inflation_the_same_ranking_keeps_the_counts():
-    st = _deal_in_seat_order("gekifugo", only("gekifugo", exchange={"top": 2, "second": 1}))
+    st = deal_in_seat_order("gekifugo", only("gekifugo", exchange={"top": 2, "second": 1}))
     st = _same_order_again(st)
     st3 = deal_again(st, [["D9"], ["DT"], ["DJ", "DQ"], ["C3", "C4", "C5", "C6"]])
     assert js(st3)["exchange_counts"] == [2, 1]

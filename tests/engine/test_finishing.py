@@ -1,6 +1,6 @@
 """Finishing and standing (RULES.md §3, §6, §7): finished seats, flush_on_finish, forbidden_finish,
 declarations_required, capital_fall, gekokujo."""
-from .helpers import deal_again, game, hand, js, move, bad, only, passes, places, play, refuse
+from .helpers import deal_again, deal_in_seat_order, game, hand, js, move, bad, only, passes, places, play, refuse
 
 PLAIN = only("nanko")
 
@@ -186,21 +186,12 @@ def test_counter_revolution_without_a_revolution_in_force_is_void():
 
 # --- capital fall and gekokujo ----------------------------------------------------------------------------------
 
-def _deal_in_seat_order(rules):
-    """Deal 1 of four players finishing seat 0, 1, 2, 3 (previous top seat 0, previous bottom seat 3)."""
-    st = game("gekifugo", [["S4"], ["S5"], ["S6"], ["S7"]], rules)
-    for seat in (0, 1, 2):
-        _, st = play(st, seat, f"S{seat + 4}")
-    assert places(st) == [1, 2, 3, 4]
-    return st
-
-
 CF = only("gekifugo", "capital_fall")
 GK = only("gekifugo", "capital_fall", "gekokujo")
 
 
 def test_capital_fall_the_previous_top_drops_to_last_at_once():
-    st = _deal_in_seat_order(CF)
+    st = deal_in_seat_order("gekifugo", CF)
     st = deal_again(st, [["S9", "SK"], ["H5"], ["D6", "DA"], ["C3", "CA"]])
     assert js(st)["turn"] == 3                                  # the previous last leads
     _, st = play(st, 3, "C3")
@@ -216,7 +207,7 @@ def test_capital_fall_the_previous_top_drops_to_last_at_once():
 
 
 def test_capital_fall_no_fall_when_the_previous_top_finishes_first():
-    st = _deal_in_seat_order(CF)
+    st = deal_in_seat_order("gekifugo", CF)
     st = deal_again(st, [["S9"], ["HT"], ["DJ"], ["C3", "CA"]])
     _, st = play(st, 3, "C3")
     v, st = play(st, 0, "S9")
@@ -236,7 +227,7 @@ def test_capital_fall_only_from_the_second_deal():
 
 
 def test_gekokujo_the_previous_bottom_finishing_first_turns_the_standings_upside_down():
-    st = _deal_in_seat_order(GK)
+    st = deal_in_seat_order("gekifugo", GK)
     st = deal_again(st, [["S9", "SK"], ["H5", "HA"], ["D6", "DA"], ["C3"]])
     v, st = play(st, 3, "C3")
     assert "gekokujo" in v.effects and "capital_fall" not in v.effects
@@ -249,7 +240,7 @@ def test_a_forbidden_finish_place_is_not_final_while_gekokujo_may_still_turn_the
     fire any more."""
     from referee.flow import place_final
 
-    st = _deal_in_seat_order(only("gekifugo", "gekokujo", "forbidden_finish"))
+    st = deal_in_seat_order("gekifugo", only("gekifugo", "gekokujo", "forbidden_finish"))
     st = deal_again(st, [["S9", "SK"], ["H8"], ["D6", "DA"], ["C3", "C7"]])
     _, st = play(st, 3, "C3")
     st = passes(st, 0)
@@ -266,7 +257,7 @@ def test_a_forbidden_finish_place_is_not_final_while_gekokujo_may_still_turn_the
 def test_a_place_is_final_once_given_when_gekokujo_cannot_fire():
     from referee.flow import place_final
 
-    st = _deal_in_seat_order(only("gekifugo", "gekokujo", "forbidden_finish"))
+    st = deal_in_seat_order("gekifugo", only("gekifugo", "gekokujo", "forbidden_finish"))
     st = deal_again(st, [["S9", "SK"], ["H5"], ["D6", "DA"], ["C3", "CA"]])
     _, st = play(st, 3, "C3")
     st = passes(st, 0)
@@ -275,7 +266,7 @@ def test_a_place_is_final_once_given_when_gekokujo_cannot_fire():
 
 
 def test_gekokujo_not_when_another_player_finishes_first():
-    st = _deal_in_seat_order(only("gekifugo", "gekokujo"))
+    st = deal_in_seat_order("gekifugo", only("gekifugo", "gekokujo"))
     st = deal_again(st, [["S9", "SK"], ["H5"], ["D6", "DA"], ["C3", "CA"]])
     _, st = play(st, 3, "C3")
     st = passes(st, 0)

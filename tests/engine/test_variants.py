@@ -5,7 +5,7 @@ import pytest
 
 from referee import InputError, new_game, state_to_json
 
-from .helpers import deal_again, field, game, js, move, ok, only, passes, pending, places, play
+from .helpers import deal_again, deal_in_seat_order, field, game, js, move, ok, only, passes, pending, places, play
 
 
 def titles_after_first_finish(preset: str, rules=None) -> str:
@@ -100,20 +100,11 @@ def test_groups_only_a_four_card_stairs_is_no_revolution():
 
 # --- 都落ち only when the previous bottom finishes first (capital_fall.trigger) --------------------------------------
 
-def _deal_in_seat_order(rules):
-    """Deal 1 of four players finishing seat 0, 1, 2, 3 (previous top seat 0, previous bottom seat 3)."""
-    st = game("gekifugo", [["S4"], ["S5"], ["S6"], ["S7"]], rules)
-    for seat in (0, 1, 2):
-        _, st = play(st, seat, f"S{seat + 4}")
-    assert places(st) == [1, 2, 3, 4]
-    return st
-
-
 BOTTOM = only("gekifugo", capital_fall={"trigger": "bottom"})
 
 
 def test_with_trigger_bottom_another_first_finisher_makes_nobody_fall():
-    st = deal_again(_deal_in_seat_order(BOTTOM), [["S9", "SK"], ["H5"], ["D6", "DA"], ["C3", "CA"]])
+    st = deal_again(deal_in_seat_order("gekifugo", BOTTOM), [["S9", "SK"], ["H5"], ["D6", "DA"], ["C3", "CA"]])
     _, st = play(st, 3, "C3")
     st = passes(st, 0)
     v, st = play(st, 1, "H5")                                   # seat 1 was second: the top stays
@@ -121,7 +112,7 @@ def test_with_trigger_bottom_another_first_finisher_makes_nobody_fall():
 
 
 def test_with_trigger_bottom_the_previous_bottom_finishing_first_makes_the_top_fall():
-    st = deal_again(_deal_in_seat_order(BOTTOM), [["S9", "SK"], ["H5", "HA"], ["D6", "DA"], ["C3"]])
+    st = deal_again(deal_in_seat_order("gekifugo", BOTTOM), [["S9", "SK"], ["H5", "HA"], ["D6", "DA"], ["C3"]])
     v, st = play(st, 3, "C3")                                   # seat 3 was last
     assert "capital_fall" in v.effects and places(st) == [4, None, None, 1]
 
@@ -182,10 +173,7 @@ def test_with_again_keeps_a_second_jack_leaves_the_order_reversed():
 
 def _after_one_deal(players: int, rules) -> dict:
     """The second deal's state after a first deal in which seat i finished i-th."""
-    hands = [[c] for c in ("S4", "S5", "S6", "S7", "S8", "S9", "ST", "SJ")[:players]]
-    st = game("nanko", hands, rules)
-    for seat in range(players - 1):
-        _, st = play(st, seat, hands[seat][0])
+    st = deal_in_seat_order("nanko", rules, players)
     deck = ["H3", "D3", "C3", "H4", "D4", "C4", "H5", "D5", "C5", "H6", "D6", "C6", "H7", "D7", "C7", "H8", "D8",
             "C8", "H9", "D9", "C9", "HT", "DT", "CT", "HJ", "DJ", "CJ", "HQ", "DQ", "CQ", "HK", "DK", "CK", "HA",
             "DA", "CA", "H2", "D2"]

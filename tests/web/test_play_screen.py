@@ -63,11 +63,27 @@ class Game:
         assert r.status_code == 200, r.text
         return r.json()
 
+    def pass_round_to(self, seat):
+        """Every other seat passes until it is ``seat``'s turn."""
+        st = self.state()
+        while st["turn"] != seat:
+            self.move(st["turn"], "pass")
+            st = self.state()
+
 
 def open_seat(page, game, seat):
     page.goto(game.link(seat))
     wait_ready(page)
     page.wait_for_selector(f"body[data-game='{game.id}'] #hand-panel:not([hidden]) .handcard")
+
+
+def lead_d3_and_take_the_turn_back(page, game):
+    """Seat 0 (this page) leads ♦3, the first card; the others pass until seat 0 may play again."""
+    tap(page, "#hand .handcard[data-card='D3']")
+    tap(page, "#act")
+    page.wait_for_function("() => document.body.dataset.seq === '1'")
+    game.pass_round_to(0)
+    page.wait_for_selector("#hand-panel.myturn")
 
 
 def assert_on_one_screen(page):
@@ -224,10 +240,7 @@ def test_five_skip_and_seven_pass_say_who_is_skipped_and_what_was_received(scree
     page.wait_for_selector("#hand .handcard.received[data-card='S9']")
     assert page.locator("#hand .handcard.received").count() == 1
     # every other seat passes; after the flush Aoi leads a 5: Ren (this page) is skipped
-    st = game.state()
-    while st["turn"] != 0:
-        game.move(st["turn"], "pass")
-        st = game.state()
+    game.pass_round_to(0)
     game.move(0, "play", ["H5"])
     page.wait_for_selector("#banner:has-text('5')")
     page.wait_for_function("() => /you are skipped|飛ばされ/.test(document.querySelector('#banner').textContent)")
@@ -252,14 +265,7 @@ def test_gekifugo_suggests_the_declarations_of_the_selected_cards(screen, live):
     page = screen
     game = Game(live, "gekifugo", deal({0: ["D3", "H8", "S5", "S7", "S9"]}))
     open_seat(page, game, 0)
-    tap(page, "#hand .handcard[data-card='D3']")
-    tap(page, "#act")
-    page.wait_for_function("() => document.body.dataset.seq === '1'")
-    st = game.state()
-    while st["turn"] != 0:
-        game.move(st["turn"], "pass")
-        st = game.state()
-    page.wait_for_selector("#hand-panel.myturn")
+    lead_d3_and_take_the_turn_back(page, game)
     # nothing selected: no suggestion, every declaration behind "more"
     assert page.locator("#declare label.suggested").count() == 0
     assert page.locator("#declare details.more").count() == 1
@@ -464,10 +470,7 @@ def test_verdict_messages_in_japanese_with_the_reason_codes_unchanged(live):
     first = requests.post(url + "?lang=ja", json={"seat": 0, "action": "play", "cards": ["S5"]}, headers=auth).json()["verdict"]
     assert first["reason"] == "must_include_first_card" and "♦3" in first["message"]
     game.move(0, "play", ["D3"])
-    st = game.state()
-    while st["turn"] != 0:
-        game.move(st["turn"], "pass")
-        st = game.state()
+    game.pass_round_to(0)
     undeclared = requests.post(url + "?lang=ja", json={"seat": 0, "action": "play", "cards": ["S5", "S7", "S9"]},
                                headers=auth).json()["verdict"]
     assert undeclared["reason"] == "undeclared" and "跳び階段" in undeclared["message"] and "宣言" in undeclared["message"]

@@ -8,7 +8,7 @@ import re
 import requests
 
 from .test_page import wait_ready
-from .test_play_screen import RAW_CODE, Game, deal, log_text, open_seat, play_out, tap
+from .test_play_screen import RAW_CODE, Game, deal, lead_d3_and_take_the_turn_back, log_text, open_seat, play_out, tap
 
 REASON_CODE = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
 
@@ -165,14 +165,7 @@ def test_declarations_are_glossed_in_english(screen, live):
     page = screen
     game = Game(live, "gekifugo", deal({0: ["D3", "H8"]}))
     open_seat(page, game, 0)
-    tap(page, "#hand .handcard[data-card='D3']")
-    tap(page, "#act")
-    page.wait_for_function("() => document.body.dataset.seq === '1'")
-    st = game.state()
-    while st["turn"] != 0:
-        game.move(st["turn"], "pass")
-        st = game.state()
-    page.wait_for_selector("#hand-panel.myturn")
+    lead_d3_and_take_the_turn_back(page, game)
     tap(page, "#hand .handcard[data-card='H8']")
     eight = page.locator("#declare label.suggested", has=page.locator("input[value='eight_cut']"))
     eight.wait_for()
