@@ -15,17 +15,17 @@ partial one whatever their order; cuts keep the first; skips add up.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from .resolution import Resolution
 from .state import Pending
 
 
+@dataclass(init=False, unsafe_hash=True)
 class Effect:
     """What one rule's hook says a play does. Effects are immutable by convention and compared by class and
-    fields; plain classes with slots rather than frozen dataclasses, so that compiled they are built and read
-    natively (a frozen dataclass is built through its interpreted ``__init__``)."""
-    __slots__ = ("rule",)
+    fields; dataclasses with a hand-written ``__init__`` (compiled, a generated one is interpreted)."""
     ORDER: ClassVar[int] = 0
     KIND: ClassVar[str] = ""
     rule: str
@@ -36,25 +36,9 @@ class Effect:
     def fold(self, res: Resolution) -> None:
         raise NotImplementedError
 
-    def fields(self) -> tuple:
-        """Its fields by name, in order (equality, hashing and repr read them)."""
-        return (("rule", self.rule),)
 
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and isinstance(other, Effect) and other.fields() == self.fields()
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __hash__(self) -> int:
-        return hash((type(self).__name__, self.fields()))
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.fields())})"
-
-
+@dataclass(init=False, unsafe_hash=True)
 class Lock(Effect):
-    __slots__ = ("suits", "exact")
     ORDER: ClassVar[int] = 1
     KIND: ClassVar[str] = "lock"
     suits: int
@@ -63,9 +47,6 @@ class Lock(Effect):
     def __init__(self, rule: str, suits: int, exact: bool) -> None:
         self.rule, self.suits, self.exact = rule, suits, exact
 
-    def fields(self) -> tuple:
-        return ("rule", self.rule), ("suits", self.suits), ("exact", self.exact)
-
     def fold(self, res: Resolution) -> None:
         if self.exact:
             res.lock, res.exact = (self.suits, "exact"), True
@@ -73,17 +54,14 @@ class Lock(Effect):
             res.lock = (self.suits, "partial")
 
 
+@dataclass(init=False, unsafe_hash=True)
 class Unlock(Effect):
-    __slots__ = ("rank",)
     ORDER: ClassVar[int] = 1
     KIND: ClassVar[str] = "unlock"
     rank: bool                  # it ends the rank lock (else the suit locks)
 
     def __init__(self, rule: str, rank: bool = False) -> None:
         self.rule, self.rank = rule, rank
-
-    def fields(self) -> tuple:
-        return ("rule", self.rule), ("rank", self.rank)
 
     def fold(self, res: Resolution) -> None:
         if self.rank:
@@ -93,7 +71,6 @@ class Unlock(Effect):
 
 
 class RankLock(Effect):
-    __slots__ = ()
     ORDER: ClassVar[int] = 1
     KIND: ClassVar[str] = "rank_lock"
 
@@ -101,8 +78,8 @@ class RankLock(Effect):
         res.rank_lock = True
 
 
+@dataclass(init=False, unsafe_hash=True)
 class Revolution(Effect):
-    __slots__ = ("threshold",)
     ORDER: ClassVar[int] = 2
     KIND: ClassVar[str] = "revolution"
     threshold: int              # from now on a revolution needs this many cards (0: unchanged)
@@ -110,16 +87,12 @@ class Revolution(Effect):
     def __init__(self, rule: str, threshold: int = 0) -> None:
         self.rule, self.threshold = rule, threshold
 
-    def fields(self) -> tuple:
-        return ("rule", self.rule), ("threshold", self.threshold)
-
     def fold(self, res: Resolution) -> None:
         res.revolution = True   # several on one play turn the order once
         res.revolution_min = max(res.revolution_min, self.threshold)
 
 
 class JackBack(Effect):
-    __slots__ = ()
     ORDER: ClassVar[int] = 2
     KIND: ClassVar[str] = "jack_back"
 
@@ -127,8 +100,8 @@ class JackBack(Effect):
         res.jack_back = not res.jack_back
 
 
+@dataclass(init=False, unsafe_hash=True)
 class Reverse(Effect):
-    __slots__ = ("trick",)
     ORDER: ClassVar[int] = 2
     KIND: ClassVar[str] = "reverse"
     trick: bool                 # the direction comes back when the trick ends
@@ -136,28 +109,22 @@ class Reverse(Effect):
     def __init__(self, rule: str, trick: bool = False) -> None:
         self.rule, self.trick = rule, trick
 
-    def fields(self) -> tuple:
-        return ("rule", self.rule), ("trick", self.trick)
-
     def fold(self, res: Resolution) -> None:
         res.direction = -res.direction
         res.trick = res.trick != self.trick
 
 
+@dataclass(init=False, unsafe_hash=True)
 class Counted(Effect):
     """An effect that acts on a number of cards or seats (``count``)."""
-    __slots__ = ("count",)
     count: int
 
     def __init__(self, rule: str, count: int) -> None:
         self.rule, self.count = rule, count
 
-    def fields(self) -> tuple:
-        return ("rule", self.rule), ("count", self.count)
 
 
 class BloodyMary(Counted):
-    __slots__ = ()
     ORDER: ClassVar[int] = 3
     KIND: ClassVar[str] = "others_discard"
 
@@ -172,7 +139,6 @@ class BloodyMary(Counted):
 
 
 class Resurrect(Effect):
-    __slots__ = ()
     ORDER: ClassVar[int] = 4
     KIND: ClassVar[str] = "take"
 
@@ -182,7 +148,6 @@ class Resurrect(Effect):
 
 
 class SevenPass(Counted):
-    __slots__ = ()
     ORDER: ClassVar[int] = 5
     KIND: ClassVar[str] = "give"
 
@@ -193,7 +158,6 @@ class SevenPass(Counted):
 
 
 class TenDiscard(Counted):
-    __slots__ = ()
     ORDER: ClassVar[int] = 6
     KIND: ClassVar[str] = "discard"
 
@@ -202,7 +166,6 @@ class TenDiscard(Counted):
 
 
 class Cut(Effect):
-    __slots__ = ()
     ORDER: ClassVar[int] = 7
     KIND: ClassVar[str] = "cut"
 
@@ -211,7 +174,6 @@ class Cut(Effect):
 
 
 class Skip(Counted):
-    __slots__ = ()
     ORDER: ClassVar[int] = 8
     KIND: ClassVar[str] = "skip"
 
@@ -221,7 +183,6 @@ class Skip(Counted):
 
 class ClearLocks(Effect):
     """Every lock ends (after an attach revolution, whatever the other effects locked)."""
-    __slots__ = ()
     ORDER: ClassVar[int] = 9
     KIND: ClassVar[str] = "unlock"
 

@@ -112,7 +112,7 @@ def _pass(st: State, seat: int, log):
         new = st.clone()
         new.turn, new.passed, new.idle = quiet[0], quiet[1], idle
         return new
-    return copied(st, flow.trick_end(st, seat, idle, log))
+    return flow.trick_end(st, seat, idle, log)
 
 
 def _rejection(rej: Rejection) -> Verdict:

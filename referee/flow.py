@@ -13,50 +13,50 @@ if TYPE_CHECKING:
     from .view import PlayView
 
 
-def flushed(st: State, log) -> dict:
-    """The changes that flush the field (流れる) into the discard pile and end the trick-long effects."""
-    direction = -st.direction if st.trick_reversed else st.direction
-    log.append({"kind": "flush"})
+def flush_on(new: State, st: State, log) -> None:
+    """Flush ``st``'s field (流れる) on ``new``, the copy of ``st`` a move is making: the cards go to the discard
+    pile and the trick-long effects end."""
     field = st.field
     assert field is not None
-    return {"discard": st.discard | st.beneath | field.reading.mask, "beneath": 0, "field": None, "lock_suits": 0,
-            "lock_kind": None, "rank_lock": False, "jack_back": False, "trick_plays": 0, "trick_reversed": False,
-            "direction": direction, "passed": 0}
+    log.append({"kind": "flush"})
+    new.discard = st.discard | st.beneath | field.reading.mask
+    new.beneath, new.field, new.trick_plays, new.passed = 0, None, 0, 0
+    new.lock_suits, new.lock_kind, new.rank_lock, new.jack_back = 0, None, False, False
+    if st.trick_reversed:
+        new.direction, new.trick_reversed = -st.direction, False
+
+
+def lead_on(new: State, st: State, seat) -> None:
+    """``seat`` leads on ``new`` (the copy of ``st`` a move is making), or the next active player if it has
+    finished."""
+    if not st.active(seat):
+        seat = st.next_active(seat)
+    new.turn, new.passed = seat, 0
 
 
 def flush(st: State, log):
     """The field is flushed into the discard pile; trick-long effects end."""
     if st.field is None:
         return st
-    return copied(st, flushed(st, log))
+    new = st.clone()
+    flush_on(new, st, log)
+    return new
 
 
-def lead(st: State, seat, changes=None):
-    """``seat`` leads on an empty field, or the next active player if it has finished; ``changes`` are written
-    with the turn (one copy)."""
-    return copied(st, leading(st, seat, changes))
+def lead(st: State, seat):
+    """``seat`` leads on an empty field, or the next active player if it has finished."""
+    new = st.clone()
+    lead_on(new, st, seat)
+    return new
 
 
-def leading(st: State, seat, changes=None) -> dict:
-    """The changes of ``lead``."""
-    if not st.active(seat):
-        seat = st.next_active(seat)
-    out = dict(changes) if changes else {}
-    out["turn"], out["passed"] = seat, 0
-    return out
-
-
-def lead_after_flush(st: State, seat, log, changes=None):
+def lead_after_flush(st: State, seat, log):
     """``lead(flush(st, log), seat)`` in one copy (who is active does not change with a flush)."""
-    return copied(st, leading_after_flush(st, seat, log, changes))
-
-
-def leading_after_flush(st: State, seat, log, changes=None) -> dict:
-    """The changes of ``lead_after_flush``."""
-    more = flushed(st, log) if st.field is not None else {}
-    if changes:
-        more.update(changes)
-    return leading(st, seat, more)
+    new = st.clone()
+    if st.field is not None:
+        flush_on(new, st, log)
+    lead_on(new, st, seat)
+    return new
 
 
 def in_turn(st: State, seat: int) -> bool:
@@ -123,13 +123,19 @@ def ended_by_pass(st: State, idle: int, log):
     return None
 
 
-def trick_end(st: State, passer: int, idle: int, log) -> dict:
-    """The changes of a pass that the pass hooks let stand (``idle`` counts it) and that ends the trick
+def trick_end(st: State, passer: int, idle: int, log) -> State:
+    """The state after a pass that the pass hooks let stand (``idle`` counts it) and that ends the trick
     (``quiet_pass`` None): its owner leads (under pass_until_flush, when nobody played since the lead, the seat
     after the last passer leads again)."""
-    if st.field is None:
-        return leading(st, st.next_active(passer), {"idle": idle})
-    return leading_after_flush(st, st.field.seat, log, {"idle": idle})
+    new = st.clone()
+    new.idle = idle
+    field = st.field
+    if field is None:
+        lead_on(new, st, st.next_active(passer))
+    else:
+        flush_on(new, st, log)
+        lead_on(new, st, field.seat)
+    return new
 
 
 def quiet_pass(st: State, passer: int) -> tuple[int | None, int] | None:

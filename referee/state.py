@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from .cards import count, rank_of
 from .shapes import Reading
@@ -11,52 +12,29 @@ if TYPE_CHECKING:
     from .ruleset import Ruleset
 
 
-# The parts of a State read on every move (Player, Field) are plain classes with slots: compiled, native classes
-# built by a direct call and read field by field. The rarer ones are named tuples, built on hot paths by
-# ``new_tuple(Cls, (every field, ...))``: a named tuple's generated __new__ is interpreted Python, even when called
-# from compiled code, and takes twice as long.
+# Player, Field and State are dataclasses with a hand-written __init__: compiled, a dataclass's generated __init__
+# is interpreted and several times slower to call, while its generated __eq__, __hash__ and __repr__ are only read
+# by tests and logs. The rarer parts are named tuples, built on hot paths by ``new_tuple(Cls, (every field, ...))``:
+# a named tuple's generated __new__ is interpreted too.
 new_tuple: Final = tuple.__new__
 
 
+@dataclass(init=False, unsafe_hash=True)
 class Player:
-    """One seat. Immutable by convention (a change makes a new one); compiled, a native class read field by
-    field, where a named tuple's fields are looked up by name."""
-    __slots__ = ("seat", "name", "hand", "place", "unknown", "_left")
+    """One seat. Immutable by convention (a change makes a new one)."""
     seat: int
     name: str
     hand: int                     # bitmask of the cards known to be in the hand
     place: int | None             # 1 = first to finish in this deal
     unknown: int                  # cards in the hand the referee has not seen (table mode)
-    _left: int                    # cards in the hand (``left``, read many times per play: counted once)
 
     def __init__(self, seat: int, name: str, hand: int, place: int | None = None, unknown: int = 0) -> None:
         self.seat, self.name, self.hand, self.place, self.unknown = seat, name, hand, place, unknown
-        self._left = count(hand) + unknown
 
     @property
     def left(self) -> int:
-        return self._left
-
-    def fields(self) -> tuple:
-        return self.seat, self.name, self.hand, self.place, self.unknown
-
-    def _replace(self, **changes) -> "Player":
-        values: dict[str, Any] = dict(zip(PLAYER_FIELDS, self.fields()))
-        values.update(changes)
-        return Player(**values)
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Player and self.fields() == other.fields()
-
-    def __hash__(self) -> int:
-        return hash(self.fields())
-
-    def __repr__(self) -> str:
-        return f"Player(seat={self.seat!r}, name={self.name!r}, hand={self.hand!r}, place={self.place!r}, " \
-               f"unknown={self.unknown!r})"
-
-
-PLAYER_FIELDS: Final = ("seat", "name", "hand", "place", "unknown")
+        """Cards in the hand, seen or not."""
+        return self.hand.bit_count() + self.unknown
 
 
 class Pending(NamedTuple):
@@ -73,28 +51,14 @@ class Pending(NamedTuple):
     upto: bool = False            # table mode: an answer to a request, of 1..count cards, or pass for "not held"
 
 
+@dataclass(init=False, unsafe_hash=True)
 class Field:
-    """The cards on the field as read, and who played them (immutable by convention; native compiled)."""
-    __slots__ = ("reading", "seat")
+    """The cards on the field as read, and who played them (immutable by convention)."""
     reading: Reading
     seat: int
 
     def __init__(self, reading: Reading, seat: int) -> None:
         self.reading, self.seat = reading, seat
-
-    def _replace(self, **changes) -> "Field":
-        values: dict[str, Any] = {"reading": self.reading, "seat": self.seat}
-        values.update(changes)
-        return Field(**values)
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Field and self.seat == other.seat and self.reading == other.reading
-
-    def __hash__(self) -> int:
-        return hash((self.reading, self.seat))
-
-    def __repr__(self) -> str:
-        return f"Field(reading={self.reading!r}, seat={self.seat!r})"
 
 
 class After(NamedTuple):
@@ -109,9 +73,8 @@ class After(NamedTuple):
 
 class State:
     """The whole state of a game. Immutable: every move makes a new State (``copied``, or a ``clone`` the move
-    fills in before anyone else sees it). Compiled, it is a native class: its fields are
-    read straight from the object and a copy is filled field by field, both several times cheaper than through
-    an instance dictionary."""
+    fills in before anyone else sees it). Not a dataclass: compiled, its annotations would name the Ruleset class
+    before the ruleset module (which imports every rule, which import this one) has made it."""
     rules: "Ruleset"
     players: tuple[Player, ...]
     seq: int
@@ -191,12 +154,16 @@ class State:
 
     def values(self) -> tuple:
         """Every field, in FIELD_NAMES order."""
-        return (self.rules, self.players, self.seq, self.deal, self.phase, self.turn, self.direction, self.revolution,
-                self.jack_back, self.field, self.beneath, self.lock_suits, self.lock_kind, self.rank_lock,
-                self.trick_plays, self.trick_reversed, self.revolution_min, self.pending, self.after,
-                self.finish_order, self.discard, self.out_of_play, self.first_play, self.dealer, self.seed,
-                self.previous_places, self.exchange_counts, self.days, self.ended_by, self.table,
-                self.hidden_discards, self.passed, self.idle)
+        return tuple(getattr(self, name) for name in FIELD_NAMES)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is State and self.values() == other.values()
+
+    def __hash__(self) -> int:
+        return hash(self.values())
+
+    def __repr__(self) -> str:
+        return "State(" + ", ".join(f"{k}={v!r}" for k, v in zip(FIELD_NAMES, self.values())) + ")"
 
     def clone(self) -> State:
         # every field named: compiled, this calls the native constructor directly (a starred call parses 33
@@ -207,17 +174,6 @@ class State:
                      self.after, self.finish_order, self.discard, self.out_of_play, self.first_play, self.dealer,
                      self.seed, self.previous_places, self.exchange_counts, self.days, self.ended_by, self.table,
                      self.hidden_discards, self.passed, self.idle)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not State:
-            return NotImplemented
-        return self.values() == other.values()
-
-    def __hash__(self) -> int:
-        return hash(self.values())
-
-    def __repr__(self) -> str:
-        return "State(" + ", ".join(f"{k}={v!r}" for k, v in zip(FIELD_NAMES, self.values())) + ")"
 
     @property
     def reversed(self) -> bool:
@@ -307,10 +263,11 @@ def strength(c: int, reversed_order: bool) -> int:
     return 12 - r if reversed_order else r
 
 
-FIELD_NAMES: Final = ("rules", "players", "seq", "deal", "phase", "turn", "direction", "revolution", "jack_back", "field",
-               "beneath", "lock_suits", "lock_kind", "rank_lock", "trick_plays", "trick_reversed", "revolution_min",
-               "pending", "after", "finish_order", "discard", "out_of_play", "first_play", "dealer", "seed",
-               "previous_places", "exchange_counts", "days", "ended_by", "table", "hidden_discards", "passed", "idle")
+FIELD_NAMES: Final = ("rules", "players", "seq", "deal", "phase", "turn", "direction", "revolution", "jack_back",
+                      "field", "beneath", "lock_suits", "lock_kind", "rank_lock", "trick_plays", "trick_reversed",
+                      "revolution_min", "pending", "after", "finish_order", "discard", "out_of_play", "first_play",
+                      "dealer", "seed", "previous_places", "exchange_counts", "days", "ended_by", "table",
+                      "hidden_discards", "passed", "idle")
 _FIELDS: Final = frozenset(FIELD_NAMES)
 _PLAIN: Final = "__dict__" in vars(State)  # pure Python: a State has an instance dictionary, copied in one step
 _new: Final = object.__new__
@@ -333,65 +290,14 @@ def copied(st: State, changes: dict) -> State:
         return new
     new = st.clone()
     for name, value in changes.items():
-        put_field(new, name, value)
+        setattr(new, name, value)
     return new
-
-
-def put_field(st: State, name: str, value: Any) -> None:
-    """``st.<name> = value``, written straight into the native object for the fields moves change (a setattr by
-    name goes through the type's descriptors); any other field by name."""
-    if name == "turn":
-        st.turn = value
-    elif name == "idle":
-        st.idle = value
-    elif name == "players":
-        st.players = value
-    elif name == "field":
-        st.field = value
-    elif name == "beneath":
-        st.beneath = value
-    elif name == "trick_plays":
-        st.trick_plays = value
-    elif name == "first_play":
-        st.first_play = value
-    elif name == "passed":
-        st.passed = value
-    elif name == "after":
-        st.after = value
-    elif name == "pending":
-        st.pending = value
-    elif name == "direction":
-        st.direction = value
-    elif name == "discard":
-        st.discard = value
-    elif name == "lock_suits":
-        st.lock_suits = value
-    elif name == "lock_kind":
-        st.lock_kind = value
-    elif name == "rank_lock":
-        st.rank_lock = value
-    elif name == "jack_back":
-        st.jack_back = value
-    elif name == "trick_reversed":
-        st.trick_reversed = value
-    elif name == "revolution":
-        st.revolution = value
-    elif name == "revolution_min":
-        st.revolution_min = value
-    elif name == "finish_order":
-        st.finish_order = value
-    elif name == "phase":
-        st.phase = value
-    elif name == "seq":
-        st.seq = value
-    else:
-        _set(st, name, value)
 
 
 def replace(obj, **changes):
     """A copy of ``obj`` (a State or one of its parts) with ``changes``."""
     if type(obj) is State:
         return _replace_state(obj, changes)
-    if isinstance(obj, (tuple, Player, Field)):
+    if isinstance(obj, tuple):
         return obj._replace(**changes)
     return dataclasses.replace(obj, **changes)

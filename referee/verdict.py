@@ -1,10 +1,13 @@
 """The verdict on a proposal: legal or not, why, and which effects fired."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 
+
+@dataclass(init=False)
 class Verdict:
-    """One per proposal. Immutable by convention; compiled, a native class (built by a direct call, read field by
-    field)."""
+    """One per proposal. Immutable by convention; a dataclass with a hand-written ``__init__`` (compiled, a
+    generated one is interpreted)."""
     __slots__ = ("legal", "reason", "message", "effects", "reading", "void_declarations", "rule", "unchecked")
     legal: bool
     reason: str | None
@@ -21,21 +24,8 @@ class Verdict:
         self.legal, self.reason, self.message, self.effects = legal, reason, message, effects
         self.reading, self.void_declarations, self.rule, self.unchecked = reading, void_declarations, rule, unchecked
 
-    def fields(self) -> tuple:
-        return (self.legal, self.reason, self.message, self.effects, self.reading, self.void_declarations, self.rule,
-                self.unchecked)
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Verdict and self.fields() == other.fields()
-
-    def __repr__(self) -> str:
-        return "Verdict(" + ", ".join(f"{k}={v!r}" for k, v in zip(VERDICT_FIELDS, self.fields())) + ")"
-
     def to_json(self) -> dict:
         return verdict_json(self)
-
-
-VERDICT_FIELDS = ("legal", "reason", "message", "effects", "reading", "void_declarations", "rule", "unchecked")
 
 
 def verdict_json(v: Verdict) -> dict:

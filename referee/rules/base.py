@@ -62,10 +62,11 @@ def flagged(flag: str) -> frozenset:
     return got
 
 
+@dataclass(init=False, unsafe_hash=True)
 class Rejection:
-    """Why a play or decision is not legal (the verdict's reason, message and rule). Immutable by convention; a
-    plain class with slots, not a frozen dataclass: compiled, a frozen dataclass is built through its generated,
-    interpreted __init__ (a listing builds one per reading a rule turns down)."""
+    """Why a play or decision is not legal (the verdict's reason, message and rule). Immutable by convention; the
+    ``__init__`` is hand-written because compiled, a dataclass's generated one is interpreted (a listing builds one
+    per reading a rule turns down)."""
     __slots__ = ("reason", "message", "rule")
     reason: str
     message: str
@@ -73,13 +74,3 @@ class Rejection:
 
     def __init__(self, reason: str, message: str, rule: str | None = None) -> None:
         self.reason, self.message, self.rule = reason, message, rule
-
-    def __eq__(self, other: object) -> bool:
-        return (type(other) is Rejection and self.reason == other.reason and self.message == other.message
-                and self.rule == other.rule)
-
-    def __hash__(self) -> int:
-        return hash((self.reason, self.message, self.rule))
-
-    def __repr__(self) -> str:
-        return f"Rejection(reason={self.reason!r}, message={self.message!r}, rule={self.rule!r})"

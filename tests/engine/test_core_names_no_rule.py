@@ -29,7 +29,6 @@ LABELS = {
     **{(f, "exchange"): PHASE for f in ("deals.py", "flow.py", "serialize.py")},
     **{(f, r): FIELD for f in ("resolution.py", "state.py", "state_fields.py", "view.py")
        for r in ("revolution", "jack_back", "rank_lock")},
-    **{("flow.py", r): FIELD for r in ("jack_back", "rank_lock")},  # the State fields a flush resets
     ("ruleset.py", "jokers"): FIELD,
     ("shapes.py", "jokers"): FIELD,             # Reading.jokers: the stand-in readings (its slots name it)
     ("engine.py", "lead_pass"): CITED,          # must_play: passing on an empty field needs lead_pass

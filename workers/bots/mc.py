@@ -121,7 +121,7 @@ def _table(view: dict, seat: int, hands: dict[int, list[str]], rest: list[str]) 
 def resampled(first: State, view: dict, hands: dict[int, list[str]], rest: list[str]) -> State:
     """The table state of another draw from the same view: ``first`` (read from the view's first sampled table,
     which ``state_from_json`` checked) with these hands and leftover cards; nothing else differs between draws."""
-    players = tuple(p._replace(hand=parse_many(hands[p.seat])) if p.seat in hands else p for p in first.players)
+    players = tuple(replace(p, hand=parse_many(hands[p.seat])) if p.seat in hands else p for p in first.players)
     if isinstance(view.get("out_of_play"), int):
         return replace(first, players=players, out_of_play=parse_many(rest))
     return replace(first, players=players)
