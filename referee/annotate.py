@@ -105,7 +105,7 @@ def play_note(st: State, mv: Move) -> Note:
 
 def _note_key(table: Table, mv: Move) -> tuple:
     """A note's memo key: the table and the move without its seat (its cards alone for a plain play)."""
-    return (table.number, mv.play()) if mv.as_map or mv.declare or mv.decline else (table.number, mv.cards)
+    return (table, mv.play()) if mv.as_map or mv.declare or mv.decline else (table, mv.cards)
 
 
 def _noted(st: State, mv: Move, table: Table) -> Note:
@@ -155,11 +155,11 @@ def forbidden_last_mask(st: State, seat: int) -> int:
     memo = st.rules.moves_memo
     table = table_of(st, seat)
     lead = None
-    lead_table = memo.get(("lead", table.number))
+    lead_table = memo.get(("lead", table))
     if lead_table is None:
         lead = _lead(st, seat)
-        lead_table = remember(memo, ("lead", table.number), table_of(lead, seat))
-    last_key = ("last", lead_table.number)
+        lead_table = remember(memo, ("lead", table), table_of(lead, seat))
+    last_key = ("last", lead_table)
     answers: list = memo.get(last_key) or remember(memo, last_key, [None] * 54)
     out = 0
     for c in cards_of(st.hand(seat)):

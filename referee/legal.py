@@ -114,7 +114,6 @@ def _play_moves(st: State, seat: int, noted: bool = False):
     # the memo keys hold each card set as the object it is (compiled, an int read from the set is unboxed, and put
     # in a key it would be boxed again: an allocation per key)
     boxed: object
-    number = table.number
     for boxed in cast(set, cands):
         mask = cast(int, boxed)
         if unknown and (count(mask) > p.left or count(mask & ~p.hand) > unknown):
@@ -127,15 +126,15 @@ def _play_moves(st: State, seat: int, noted: bool = False):
             listed = _listed(table, rules, seat, mask, left_after, attached, noted)
         else:
             # a seat's own copy first: only the seat that listed the cards first reads the shared entry each time
-            listed = memo.get((number, seat, boxed, attached))
+            listed = memo.get((table, seat, boxed, attached))
             if listed is None:
-                listed = memo.get((number, boxed, attached))
+                listed = memo.get((table, boxed, attached))
                 if listed is None:
-                    listed = remember(memo, (number, boxed, attached),
+                    listed = remember(memo, (table, boxed, attached),
                                       _listed(table, rules, seat, mask, left_after, attached, noted))
                 elif listed and cast(Move, listed[0]).seat != seat:
                     # the listing is a function of the table and the cards: another seat's differs only in 'seat'
-                    listed = remember(memo, (number, seat, boxed, attached), tuple(move.for_seat(seat) for move in listed))
+                    listed = remember(memo, (table, seat, boxed, attached), tuple(move.for_seat(seat) for move in listed))
         if listed:
             out.extend(listed)
     return out

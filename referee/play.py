@@ -148,11 +148,11 @@ def judge_on(table: Table, rs: Ruleset, move: Move, left_after: int, with_effect
     """The judgement of the play ``move`` on ``table`` under ``rs`` (cards held: checked by ``judge_play``).
 
     It reads nothing but the table, the move without its seat, and the ruleset: it is memoised per ruleset under
-    (the table's number, the move's cards, joker readings, declarations and declines). Without ``with_effects`` (only legality
+    (the table, the move's cards, joker readings, declarations and declines). Without ``with_effects`` (only legality
     wanted) the plan's effects are left empty unless declarations decide the reading. A ``probe`` asks only which
     effects fire (legal_moves declaring everything): a judgement not memoised yet is not memoised (nobody asks for
     it again), and its void declarations are left out unless they choose between readings."""
-    key = (table.number, move.cards, move.as_map, move.declare, move.decline, with_effects)
+    key = (table, move.cards, move.as_map, move.declare, move.decline, with_effects)
     memo = rs.memo
     hit = memo.get(key)
     effects_missing = False
@@ -245,7 +245,7 @@ def redeclared(rs: Ruleset, move: Move, plan: Plan) -> Plan:
     and no other change: declarations decide only which effects it keeps (no rule hook sees them; only the
     choice between readings and special plays does), so the effects are picked again and the rest stands."""
     effects, void = _effects(plan.view, move.declare, rs)
-    key = (plan.view.table.number, move.cards, move.as_map, move.declare, move.decline, True)
+    key = (plan.view.table, move.cards, move.as_map, move.declare, move.decline, True)
     remember(rs.memo, key, (plan.view, plan.field_reading, effects, void))
     return Plan(plan.view, move.seat, plan.left_after, plan.field_reading, effects, void, False)
 

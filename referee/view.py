@@ -14,8 +14,7 @@ Both are plain classes with slots (compiled: native classes, read field by field
 """
 from __future__ import annotations
 
-from itertools import count
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from .cards import rank_mask
 from .memo import TABLES_SIZE, live_tables, remember
@@ -25,13 +24,10 @@ if TYPE_CHECKING:
     from .state import State
 
 
-_numbers: Final = count(1)
-
-
 class Table:
     """The position a play is judged against: everything a play rule may read besides the play."""
     __slots__ = ("field", "revolution", "jack_back", "lock_kind", "lock_suits", "rank_lock", "second_play",
-                 "revolution_min", "required", "standin_effects", "_hash", "number")
+                 "revolution_min", "required", "standin_effects", "_hash")
     field: Reading | None     # the field's reading (None on a lead)
     revolution: bool
     jack_back: bool
@@ -43,8 +39,6 @@ class Table:
     required: int             # cards every play of the seat must include now (first_card's required_cards)
     standin_effects: bool     # a joker standing in fires its rank's effects and counts for a new lock (jokers)
     _hash: int
-    number: int               # this Table's own number, never given to another: memo keys hold it (an int hashes
-                              # and compares in C); equal tables made apart have different numbers and only miss
 
     def __init__(self, field: Reading | None, revolution: bool, jack_back: bool, lock_kind: str | None,
                  lock_suits: int, rank_lock: bool, second_play: bool, revolution_min: int, required: int,
@@ -53,7 +47,6 @@ class Table:
         self.lock_suits, self.rank_lock, self.second_play = lock_suits, rank_lock, second_play
         self.revolution_min, self.required, self.standin_effects = revolution_min, required, standin_effects
         self._hash = hash(self.values())
-        self.number = next(_numbers)
 
     def values(self) -> tuple:
         return (self.field, self.revolution, self.jack_back, self.lock_kind, self.lock_suits, self.rank_lock,
@@ -90,7 +83,7 @@ def table_of(st: State, seat: int) -> Table:
     standin = st.rules.standin_effects
     values = (field, st.revolution, st.jack_back, st.lock_kind, st.lock_suits, st.rank_lock, st.trick_plays == 1,
               st.revolution_min, required, standin)
-    # one Table per value and ruleset, so that one value keeps one number (the memos' keys) while it is remembered
+    # one Table per value and ruleset while it is remembered: memo keys that hold it then compare by identity first
     tables = st.rules.tables
     table = tables.get(values)
     if table is None:

@@ -72,5 +72,8 @@ def test_the_table_is_the_whole_memo_key():
         "rank_lock": False, "second_play": False, "revolution_min": 0, "required": 0, "standin_effects": True}
     mv = Move(0, "play", 1 << parse("S3"))
     judge_on(table, st.rules, mv, 2)
-    assert any(k[0] == table.number for k in st.rules.memo)
-    assert table_of(st, 0) is table  # one Table per value: its number stands for the value in every memo key
+    keys = [k for k in st.rules.memo if k[0] is table]
+    assert keys
+    twin = Table(*table.values())  # an equal table made apart finds the same entries
+    assert twin is not table and [k for k in st.rules.memo if k[0] == twin] == keys
+    assert all(st.rules.memo[(twin,) + k[1:]] is st.rules.memo[k] for k in keys)
