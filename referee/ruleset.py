@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import InputError
-from .presets import PRESETS, TITLES
+from .presets import PRESETS, SEATS, TITLES
 from .rules import DECLARABLE, MODULES, RULES, SEQUENCES, SHAPES
 from .rules.base import flagged
 
@@ -167,6 +167,7 @@ def catalog() -> dict:
     presets = {name: sorted(p) for name, p in PRESETS.items()}
     return {
         "presets": {name: build_ruleset(name).to_json()["rules"] for name in PRESETS},
+        "seats": {name: {"min": lo, "max": hi} for name, (lo, hi) in SEATS.items()},
         "rules": [{"id": m.ID, "name_ja": m.NAME_JA, "description": m.SUMMARY,
                    "declarable": m.ID in DECLARABLE,
                    "params": {k: v.describe() for k, v in m.PARAMS.items()},
