@@ -22,7 +22,8 @@ class Ruleset:
                  "legality_hooks", "special_hooks", "play_hooks", "suit_hooks", "finish_hooks", "place_hooks",
                  "special_cand_hooks", "required_hooks",
                  "extra_hooks", "decline_hooks", "declinable", "trust_hooks", "on_finish_hooks", "finishers", "leader_hooks",
-                 "queue_hooks", "count_hooks", "tie_breakers", "pass_hooks", "cut_hooks", "suits_matter",
+                 "queue_hooks", "count_hooks", "give_hooks", "received_hooks", "tie_breakers", "pass_hooks",
+                 "cut_hooks", "suits_matter",
                  "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key", "_hash", "memo", "moves_memo",
                  "effects_memo", "tables")
 
@@ -75,6 +76,8 @@ class Ruleset:
         self.leader_hooks = hooks("leader")
         self.queue_hooks = hooks("deal_queue")
         self.count_hooks = hooks("exchange_counts")
+        self.give_hooks = tuple((m.judge_give, p) for m, p in hooks("judge_give"))  # asked of every give/discard
+        self.received_hooks = tuple((m.on_give, p) for m, p in hooks("on_give"))  # told of every give made
         self.pass_hooks = tuple((m.after_pass, p) for m, p in hooks("after_pass"))  # asked on every pass
         self.cut_hooks = tuple((m.on_cut, p) for m, p in hooks("on_cut"))
         self.passes_sit_out = flag("PASSES_SIT_OUT")
