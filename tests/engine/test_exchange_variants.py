@@ -110,3 +110,15 @@ def test_without_give_back_a_requested_card_is_not_given_back_either():
     assert sorted(js(st)["pending"][0]["withheld"]) == ["C2", "JK1"]
     bad(st, move(0, "give", ["C2", "S8"]), "given_back")
     ok(st, move(0, "give", ["S9", "S8"]))
+
+
+# --- which 2 the bottom gives when it holds two (exchange.auto_ties, already there) ----------------------------------
+
+def test_the_bottom_holding_two_twos_chooses_one_unless_the_referee_breaks_ties():
+    chosen = second_deal("nanko", ["D2", "S2", "C7"], top=1)
+    assert pending(chosen)[0] == (3, "give", 1, "exchange")
+    bad(chosen, move(3, "give", ["C7"]), "not_allowed")
+    _, st = ok(chosen, move(3, "give", ["D2"]))
+    assert hand(st, 3) == {"S2", "C7"}
+    auto = second_deal("nanko", ["D2", "S2", "C7"], top=1, auto_ties=True)   # suits S, H, D, C: the spade goes
+    assert "S2" in hand(auto, 0) and hand(auto, 3) == {"D2", "C7"}
