@@ -9,6 +9,7 @@ from .errors import InputError
 from .flow import finish_empty_hands, lead
 from .presets import check_seats
 from .ruleset import build_ruleset
+from .slots import DEAL, TRICK, reset
 from .state import Player, State, replace
 
 
@@ -148,7 +149,8 @@ def next_deal(st, hands=None, proceed=None):
         players = tuple(Player(p.seat, p.name, m) for p, m in zip(st.players, masks))
     new = State(rules=rs, players=players, seq=st.seq + 1, deal=st.deal + 1, phase="exchange", out_of_play=out,
                 first_play=False, dealer=dealer, seed=st.seed, previous_places=places, exchange_counts=counts,
-                days=days, table=st.table)
+                days=days, table=st.table, view_slots=reset(st.view_slots, rs.view_slots, rs.view_defaults, (TRICK, DEAL)),
+                rule_slots=reset(st.rule_slots, rs.rule_slots, rs.rule_defaults, (TRICK, DEAL)))
     new = replace(new, pending=exchange_queue(new))
     log = []
     new = proceed(new, log)

@@ -7,7 +7,11 @@ window) → skip → clearing locks. The finish check comes after all of them.
 Every effect folds itself onto one ``resolution.Resolution``; the merge rules of
 effects that meet on one play are written in their ``fold``: several revolutions
 turn the order once and the highest threshold holds; an exact suit lock beats a
-partial one whatever their order; cuts keep the first; skips add up.
+partial one whatever their order; cuts keep the first; skips add up. The effects
+here change what every game has (the order, the direction, decisions, the turn); an
+effect that changes a rule's declared state (referee/slots.py) is defined beside its
+slot, in the rule's module (``suit_lock.Lock``, ``rank_lock.RankLock``,
+``revolution.RaiseThreshold``), and folds with ``res.put``.
 
 ``KIND`` says what an effect does in the words clients read (``referee.annotate``): ``lock``, ``rank_lock``,
 ``unlock``, ``revolution``, ``jack_back``, ``reverse``, ``others_discard``, ``take``, ``give``, ``discard``,
@@ -28,6 +32,7 @@ class Effect:
     fields; dataclasses with a hand-written ``__init__`` (compiled, a generated one is interpreted)."""
     ORDER: ClassVar[int] = 0
     KIND: ClassVar[str] = ""
+    QUIET: ClassVar[bool] = False  # it only undoes its rule's own state: it fires undeclared and is never named
     rule: str
 
     def __init__(self, rule: str) -> None:
@@ -37,59 +42,12 @@ class Effect:
         raise NotImplementedError
 
 
-@dataclass(init=False, unsafe_hash=True)
-class Lock(Effect):
-    ORDER: ClassVar[int] = 1
-    KIND: ClassVar[str] = "lock"
-    suits: int
-    exact: bool
-
-    def __init__(self, rule: str, suits: int, exact: bool) -> None:
-        self.rule, self.suits, self.exact = rule, suits, exact
-
-    def fold(self, res: Resolution) -> None:
-        if self.exact:
-            res.lock, res.exact = (self.suits, "exact"), True
-        elif not res.exact:
-            res.lock = (self.suits, "partial")
-
-
-@dataclass(init=False, unsafe_hash=True)
-class Unlock(Effect):
-    ORDER: ClassVar[int] = 1
-    KIND: ClassVar[str] = "unlock"
-    rank: bool                  # it ends the rank lock (else the suit locks)
-
-    def __init__(self, rule: str, rank: bool = False) -> None:
-        self.rule, self.rank = rule, rank
-
-    def fold(self, res: Resolution) -> None:
-        if self.rank:
-            res.rank_lock = False
-        else:
-            res.lock = (0, None)
-
-
-class RankLock(Effect):
-    ORDER: ClassVar[int] = 1
-    KIND: ClassVar[str] = "rank_lock"
-
-    def fold(self, res: Resolution) -> None:
-        res.rank_lock = True
-
-
-@dataclass(init=False, unsafe_hash=True)
 class Revolution(Effect):
     ORDER: ClassVar[int] = 2
     KIND: ClassVar[str] = "revolution"
-    threshold: int              # from now on a revolution needs this many cards (0: unchanged)
-
-    def __init__(self, rule: str, threshold: int = 0) -> None:
-        self.rule, self.threshold = rule, threshold
 
     def fold(self, res: Resolution) -> None:
         res.revolution = True   # several on one play turn the order once
-        res.revolution_min = max(res.revolution_min, self.threshold)
 
 
 class JackBack(Effect):
@@ -181,22 +139,13 @@ class Skip(Counted):
         res.skip += self.count
 
 
-class ClearLocks(Effect):
-    """Every lock ends (after an attach revolution, whatever the other effects locked)."""
-    ORDER: ClassVar[int] = 9
-    KIND: ClassVar[str] = "unlock"
-
-    def fold(self, res: Resolution) -> None:
-        res.lock, res.rank_lock = (0, None), False
-
-
 def named(effects, kinds: bool = False) -> list[str]:
     """The rule ids (with ``kinds``: the kinds) of ``effects`` other than unlocks, each once, in order: what a
     verdict and an annotation name."""
     out: list[str] = []
     for e in effects:
         effect: Effect = e
-        if type(effect) is not Unlock:
+        if not effect.QUIET:
             name = effect.KIND if kinds else effect.rule
             if name not in out:
                 out.append(name)

@@ -4,13 +4,16 @@ Every function takes a State and returns a new one; ``log`` collects what happen
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
+from .slots import TRICK, reset
 from .state import After, State, copied, new_tuple
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset
     from .view import PlayView
+
+TRICK_ONLY: Final = (TRICK,)
 
 
 def flush_on(new: State, st: State, log) -> None:
@@ -20,8 +23,10 @@ def flush_on(new: State, st: State, log) -> None:
     assert field is not None
     log.append({"kind": "flush"})
     new.discard = st.discard | st.beneath | field.reading.mask
-    new.beneath, new.field, new.trick_plays, new.passed = 0, None, 0, 0
-    new.lock_suits, new.lock_kind, new.rank_lock, new.jack_back = 0, None, False, False
+    new.beneath, new.field, new.trick_plays, new.passed, new.jack_back = 0, None, 0, 0, False
+    rules = st.rules
+    new.view_slots = reset(st.view_slots, rules.view_slots, rules.view_defaults, TRICK_ONLY)
+    new.rule_slots = reset(st.rule_slots, rules.rule_slots, rules.rule_defaults, TRICK_ONLY)
     if st.trick_reversed:
         new.direction, new.trick_reversed = -st.direction, False
 

@@ -95,7 +95,7 @@ def _play_moves(st: State, seat: int, noted: bool = False):
     (the caller annotates them), a listing judged afresh memoises the annotations it can make at once."""
     rules = st.rules
     p = st.players[seat]
-    unknown = p.unknown
+    unknown, left = p.unknown, p.left
     possible = possible_cards(st, seat)
     table = table_of(st, seat)
     attach: frozenset | set = NO_SETS
@@ -116,12 +116,12 @@ def _play_moves(st: State, seat: int, noted: bool = False):
     boxed: object
     for boxed in cast(set, cands):
         mask = cast(int, boxed)
-        if unknown and (count(mask) > p.left or count(mask & ~p.hand) > unknown):
+        if unknown and (count(mask) > left or count(mask & ~p.hand) > unknown):
             continue
         if mask & required != required:
             continue  # the judge would reject it (a rule's legality hook): not worth judging
         attached = boxed in attach if attach else False
-        left_after = p.left - count(mask)
+        left_after = left - count(mask)
         if unknown:
             listed = _listed(table, rules, seat, mask, left_after, attached, noted)
         else:

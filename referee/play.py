@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Final
 
 from .cards import codes, count
 from .memo import EFFECTS_SIZE, live_effect_memos, remember
-from .effects import Lock, Unlock, ordered
+from .effects import ordered
 from .moves import Move
 from .rules import ALIASES, DECLARABLE, RULES, SEQUENCES, SHAPE_NAMES, SHAPE_PRIORITY
 from .rules.base import Rejection
@@ -73,7 +73,7 @@ def _effects(view: PlayView, declared: frozenset, rs: Ruleset, voids: bool = Tru
     kept = []
     for rule_id, effects in _fired(view, rs):
         if rs.declarations and rule_id in DECLARABLE and not _declared(rule_id, declared, view.table):
-            effects = [e for e in effects if isinstance(e, Unlock)]
+            effects = [e for e in effects if e.QUIET]
         kept.extend(effects)
     void: tuple = ()
     if rs.declarations and voids:
@@ -90,7 +90,7 @@ def _effects(view: PlayView, declared: frozenset, rs: Ruleset, voids: bool = Tru
 def _forms_lock(view: PlayView, rs: Ruleset) -> bool:
     """Does this reading lock the suits (RULES.md §10.9: among equally strong readings, the one that locks)?"""
     for after_play, params in rs.suit_hooks:
-        if any(isinstance(e, Lock) for e in after_play(view, params)):
+        if any(e.KIND == "lock" for e in after_play(view, params)):
             return True
     return False
 

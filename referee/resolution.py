@@ -1,48 +1,64 @@
 """A play's effects folded into one resolution, then written onto the state in one step."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from .state import After, State, new_tuple
 
 if TYPE_CHECKING:
+    from .slots import Slot
     from .effects import Effect
     from .play import Plan
+
+T = TypeVar("T")
 
 
 class Resolution:
     """What the effects of one play add up to (each effect's ``fold`` says how it merges with the others)."""
-    __slots__ = ("st", "seat", "left_after", "reversed", "revolution", "revolution_min", "lock", "exact", "rank_lock", "jack_back", "direction",
-                 "trick", "queue", "cut", "skip")
+    __slots__ = ("st", "seat", "left_after", "reversed", "revolution", "jack_back", "direction", "trick", "queue",
+                 "cut", "skip", "view_slots", "rule_slots")
     st: State
     seat: int                     # the player
     left_after: int               # cards it holds after the play
     reversed: bool                # the order the play was judged in
     revolution: bool
-    revolution_min: int
-    lock: tuple | None
-    exact: bool
-    rank_lock: bool
     jack_back: bool
     direction: int
     trick: bool
     queue: list
     cut: str | None
     skip: int
+    view_slots: list | None       # the rules' declared state, once an effect changes it (None: unchanged)
+    rule_slots: list | None
 
     def __init__(self, st: State, seat: int, left_after: int, reversed: bool) -> None:
         self.st, self.seat, self.left_after, self.reversed = st, seat, left_after, reversed
         self.revolution = False           # the order turns (once, however many revolutions)
-        self.revolution_min = st.revolution_min
-        self.lock = None                  # (suits, kind) when the suit lock changes
-        self.exact = False                # an exact lock was folded: partial locks no longer count
-        self.rank_lock = st.rank_lock
         self.jack_back = st.jack_back
         self.direction = st.direction
         self.trick = st.trick_reversed
         self.queue = []
         self.cut = None
         self.skip = 0
+        self.view_slots = None
+        self.rule_slots = None
+
+    def get(self, slot: Slot[T]) -> T:
+        """A declared slot's value as the effects folded so far leave it."""
+        values = self.view_slots if slot.view else self.rule_slots
+        if values is None:
+            return self.st.slot(slot)
+        return values[slot.index]
+
+    def put(self, slot: Slot[T], value: T) -> None:
+        if slot.view:
+            if self.view_slots is None:
+                self.view_slots = list(self.st.view_slots)
+            self.view_slots[slot.index] = value
+        else:
+            if self.rule_slots is None:
+                self.rule_slots = list(self.st.rule_slots)
+            self.rule_slots[slot.index] = value
 
 
 def resolve(st: State, plan: Plan) -> Resolution:
@@ -61,12 +77,12 @@ def write(new: State, st: State, res: Resolution, went_out: tuple, cards: int) -
     # nothing to decide, cut, skip or finish: the turn just moves on (``after`` None; engine.write_play moves it)
     after = new_tuple(After, (res.seat, res.cut, res.skip, went_out, False, cards)) \
         if queue or went_out or res.cut is not None or res.skip else None
-    new.rank_lock, new.jack_back, new.direction, new.trick_reversed = res.rank_lock, res.jack_back, res.direction, \
-        res.trick
+    new.jack_back, new.direction, new.trick_reversed = res.jack_back, res.direction, res.trick
     new.pending, new.after = queue, after
     if res.revolution:
         new.revolution = not st.revolution
-        new.revolution_min = res.revolution_min
-    if res.lock is not None:
-        new.lock_suits, new.lock_kind = res.lock
+    if res.view_slots is not None:
+        new.view_slots = tuple(res.view_slots)
+    if res.rule_slots is not None:
+        new.rule_slots = tuple(res.rule_slots)
     return after

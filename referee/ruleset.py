@@ -5,8 +5,9 @@ from typing import Any
 
 from .errors import InputError
 from .presets import PRESETS, SEATS, TITLES
-from .rules import DECLARABLE, MODULES, RULES, SEQUENCES, SHAPES
+from .rules import DECLARABLE, MODULES, RULE_SLOTS, RULES, SEQUENCES, SHAPES, VIEW_SLOTS
 from .rules.base import flagged
+from .slots import defaults
 
 MAX_PLAYERS = 8  # seats a game may have (2 to 8)
 # Ruleset values that rules' ``settings`` hooks may set: how sequences compare, their fewest cards, the jokers and
@@ -25,7 +26,7 @@ class Ruleset:
                  "queue_hooks", "count_hooks", "give_hooks", "received_hooks", "tie_breakers", "pass_hooks",
                  "cut_hooks", "suits_matter",
                  "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key", "_hash", "memo", "moves_memo",
-                 "effects_memo", "tables")
+                 "effects_memo", "tables", "view_slots", "rule_slots", "view_defaults", "rule_defaults")
 
     def __init__(self, preset: str, params: dict):
         self.preset = preset
@@ -82,6 +83,9 @@ class Ruleset:
         self.cut_hooks = tuple((m.on_cut, p) for m, p in hooks("on_cut"))
         self.passes_sit_out = flag("PASSES_SIT_OUT")
         self.tie_breakers = frozenset(m.ID for m, p in hooks("breaks_ties") if m.breaks_ties(p))
+        # the rules' declared state (every registered rule's, switched on or not: a slot keeps its place)
+        self.view_slots, self.rule_slots = VIEW_SLOTS, RULE_SLOTS
+        self.view_defaults, self.rule_defaults = defaults(VIEW_SLOTS), defaults(RULE_SLOTS)
         # the memos, keyed by value (view.Table, view.PlayView, card sets), bounded (memo.remember)
         self.memo: dict = {}              # play judgements under these rules (play.judge_on)
         self.moves_memo: dict = {}        # the legal plays a card set yields, and annotations (legal, annotate)

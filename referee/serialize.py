@@ -9,7 +9,7 @@ from .cards import cards_of, code, codes, count, deck
 from .errors import InputError
 from .ruleset import MAX_PLAYERS, Ruleset, ruleset_from_json
 from .state import State
-from .state_fields import FIELDS, REQUIRED
+from .state_fields import FIELDS, REQUIRED, slots_from_json
 
 
 def state_to_json(st: State, viewer=None) -> dict:
@@ -102,6 +102,8 @@ def state_from_json(obj, rules: Ruleset | None = None) -> State:
         fields: dict[str, Any] = {}
         for key, names, decode, default in _READ:
             fields.update(zip(names, decode(obj[key] if default is REQUIRED else obj.get(key, default), rules)))
+        fields["view_slots"] = slots_from_json(obj, rules.view_slots)
+        fields["rule_slots"] = slots_from_json(obj, rules.rule_slots)
         return _consistent(State(rules=rules, **fields))
     except InputError:
         raise

@@ -3,13 +3,16 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple, TypeVar
 
 from .cards import count, rank_of
 from .shapes import Reading
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset
+    from .slots import Slot
+
+T = TypeVar("T")
 
 
 # Player, Field and State are dataclasses with a hand-written __init__: compiled, a dataclass's generated __init__
@@ -87,12 +90,8 @@ class State:
     jack_back: bool
     field: Field | None
     beneath: int  # cards beaten earlier in this trick, still on the table
-    lock_suits: int
-    lock_kind: str | None  # "exact" (suit_lock) or "partial" (partial_suit_lock)
-    rank_lock: bool
     trick_plays: int
     trick_reversed: bool  # a nine reversed the direction during this trick
-    revolution_min: int  # raised by great_revolution / nuclear_bomb
     pending: tuple[Pending, ...]
     after: After | None
     finish_order: tuple
@@ -109,16 +108,17 @@ class State:
     hidden_discards: int  # cards discarded unseen (a fallen top's unknown hand, table mode)
     passed: int  # pass_until_flush: bitmask of the seats that passed since the last flush
     idle: int  # passes in a row since the last play (pass_abort)
+    view_slots: tuple  # the values of the rules' declared state the play rules see (ruleset.view_slots' order)
+    rule_slots: tuple  # the values of the rest of the rules' declared state (ruleset.rule_slots' order)
 
     def __init__(self, rules: "Ruleset", players: tuple[Player, ...], seq: int = 0, deal: int = 1, phase: str = "play",
                  turn: int | None = None, direction: int = 1, revolution: bool = False, jack_back: bool = False,
-                 field: Field | None = None, beneath: int = 0, lock_suits: int = 0, lock_kind: str | None = None,
-                 rank_lock: bool = False, trick_plays: int = 0, trick_reversed: bool = False, revolution_min: int = 0,
+                 field: Field | None = None, beneath: int = 0, trick_plays: int = 0, trick_reversed: bool = False,
                  pending: tuple[Pending, ...] = (), after: After | None = None, finish_order: tuple = (), discard: int = 0,
                  out_of_play: int = 0, first_play: bool = True, dealer: int = 0, seed: int | None = None,
                  previous_places: tuple = (), exchange_counts: tuple = (2, 1), days: int = 0,
                  ended_by: str | None = None, table: bool = False, hidden_discards: int = 0, passed: int = 0,
-                 idle: int = 0) -> None:
+                 idle: int = 0, view_slots: tuple | None = None, rule_slots: tuple | None = None) -> None:
         self.rules = rules
         self.players = players
         self.seq = seq
@@ -130,12 +130,8 @@ class State:
         self.jack_back = jack_back
         self.field = field
         self.beneath = beneath
-        self.lock_suits = lock_suits
-        self.lock_kind = lock_kind
-        self.rank_lock = rank_lock
         self.trick_plays = trick_plays
         self.trick_reversed = trick_reversed
-        self.revolution_min = revolution_min
         self.pending = pending
         self.after = after
         self.finish_order = finish_order
@@ -152,6 +148,8 @@ class State:
         self.hidden_discards = hidden_discards
         self.passed = passed
         self.idle = idle
+        self.view_slots = rules.view_defaults if view_slots is None else view_slots
+        self.rule_slots = rules.rule_defaults if rule_slots is None else rule_slots
 
     def values(self) -> tuple:
         """Every field, in FIELD_NAMES order."""
@@ -167,14 +165,17 @@ class State:
         return "State(" + ", ".join(f"{k}={v!r}" for k, v in zip(FIELD_NAMES, self.values())) + ")"
 
     def clone(self) -> State:
-        # every field named: compiled, this calls the native constructor directly (a starred call parses 33
-        # arguments by name)
+        # every field named: compiled, this calls the native constructor directly (a starred call parses every
+        # argument by name)
         return State(self.rules, self.players, self.seq, self.deal, self.phase, self.turn, self.direction,
-                     self.revolution, self.jack_back, self.field, self.beneath, self.lock_suits, self.lock_kind,
-                     self.rank_lock, self.trick_plays, self.trick_reversed, self.revolution_min, self.pending,
-                     self.after, self.finish_order, self.discard, self.out_of_play, self.first_play, self.dealer,
-                     self.seed, self.previous_places, self.exchange_counts, self.days, self.ended_by, self.table,
-                     self.hidden_discards, self.passed, self.idle)
+                     self.revolution, self.jack_back, self.field, self.beneath, self.trick_plays, self.trick_reversed,
+                     self.pending, self.after, self.finish_order, self.discard, self.out_of_play, self.first_play,
+                     self.dealer, self.seed, self.previous_places, self.exchange_counts, self.days, self.ended_by,
+                     self.table, self.hidden_discards, self.passed, self.idle, self.view_slots, self.rule_slots)
+
+    def slot(self, slot: Slot[T]) -> T:
+        """The value of a rule's declared state (referee/slots.py)."""
+        return self.view_slots[slot.index] if slot.view else self.rule_slots[slot.index]
 
     @property
     def reversed(self) -> bool:
@@ -265,10 +266,9 @@ def strength(c: int, reversed_order: bool) -> int:
 
 
 FIELD_NAMES: Final = ("rules", "players", "seq", "deal", "phase", "turn", "direction", "revolution", "jack_back",
-                      "field", "beneath", "lock_suits", "lock_kind", "rank_lock", "trick_plays", "trick_reversed",
-                      "revolution_min", "pending", "after", "finish_order", "discard", "out_of_play", "first_play",
-                      "dealer", "seed", "previous_places", "exchange_counts", "days", "ended_by", "table",
-                      "hidden_discards", "passed", "idle")
+                      "field", "beneath", "trick_plays", "trick_reversed", "pending", "after", "finish_order",
+                      "discard", "out_of_play", "first_play", "dealer", "seed", "previous_places", "exchange_counts",
+                      "days", "ended_by", "table", "hidden_discards", "passed", "idle", "view_slots", "rule_slots")
 _FIELDS: Final = frozenset(FIELD_NAMES)
 _PLAIN: Final = "__dict__" in vars(State)  # pure Python: a State has an instance dictionary, copied in one step
 _new: Final = object.__new__

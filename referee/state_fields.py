@@ -12,10 +12,11 @@ from functools import lru_cache
 from operator import attrgetter
 from typing import Any, Callable
 
-from .cards import RANKS, codes, count, parse_many, parse_suits, suit_names
+from .cards import RANKS, codes, count, parse_many
 from .engine import actors
 from .errors import InputError
 from .moves import _as_map
+from .rules import RULE_SLOTS, VIEW_SLOTS
 from .shapes import matches_as, readings
 from .state import After, Field, Pending, Player
 
@@ -115,9 +116,31 @@ def _field_from_json(obj, rules) -> tuple:
     raise InputError("bad_state", f"field {obj['cards']} cannot be read as {obj['shape']}")
 
 
-def _locks_from_json(value, rules) -> tuple:
-    locks = value or {}
-    return parse_suits(locks.get("suits", [])), locks.get("kind"), bool(locks.get("rank"))
+def _slot_keys(slots: tuple) -> tuple:
+    """The JSON keys of the rules' declared state, one per top-level key (``locks.suits`` and ``locks.rank`` are
+    both in ``locks``), in registry order. Read back by ``slots_from_json``."""
+    groups: dict[str, list] = {}
+    for s in slots:
+        groups.setdefault(s.key.split(".")[0], []).append(s)
+    return tuple(Key(top, (), _slot_group_json(group), None) for top, group in groups.items())
+
+
+def _slot_group_json(group: list):
+    if len(group) == 1 and "." not in group[0].key:
+        slot = group[0]
+        return lambda st, viewer: slot.write(st.slot(slot))
+    return lambda st, viewer: {s.key.split(".", 1)[1]: s.write(st.slot(s)) for s in group}
+
+
+def slots_from_json(obj: dict, slots: tuple) -> tuple:
+    """The values of ``slots`` in a state's JSON; a key that is absent reads as the slot's default."""
+    out = []
+    for s in slots:
+        value: Any = obj
+        for part in s.key.split("."):
+            value = value.get(part) if isinstance(value, dict) else None
+        out.append(s.default if value is None else s.read(value))
+    return tuple(out)
 
 
 def _pending_json(p: Pending, viewer=None) -> dict:
@@ -190,9 +213,7 @@ FIELDS = (
     plain("revolution", read=bool),
     plain("jack_back", read=bool),
     Key("field", ("field", "beneath"), _field_json, _field_from_json),
-    Key("locks", ("lock_suits", "lock_kind", "rank_lock"),
-        lambda st, viewer: {"suits": suit_names(st.lock_suits), "kind": st.lock_kind, "rank": st.rank_lock},
-        _locks_from_json),
+    *_slot_keys(VIEW_SLOTS + RULE_SLOTS),
     Key("pending", ("pending",), lambda st, viewer: [_pending_json(p, viewer) for p in st.pending],
         lambda ps, rules: (tuple(_pending_from_json(p) for p in ps),), []),
     Key("players", ("players",), _players_json, _players_from_json, REQUIRED),
@@ -201,7 +222,6 @@ FIELDS = (
     Key("out_of_play", ("out_of_play",),
         lambda st, viewer: codes(st.out_of_play) if viewer is None else count(st.out_of_play),
         lambda value, rules: (parse_many(value) if isinstance(value, list) else 0,), []),
-    plain("revolution_min", read=int, default=0),
     plain("trick_plays", read=int, default=0),
     plain("trick_reversed", read=bool),
     plain("first_play", read=bool, default=False),

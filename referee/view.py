@@ -1,8 +1,9 @@
 """What a rule sees of a play: a ``PlayView``, one immutable value that is also the key its answers are memoised
 under (docs/engine-core.md, "The memo and why it is safe").
 
-A ``Table`` is the position as the play rules see it: the field, the order, the locks, whether this is the trick's
-second play, the revolution threshold and the cards the seat's plays must include. ``table_of`` is the one place
+A ``Table`` is the position as the play rules see it: the field, the order, the rules' declared state that enters
+the view (locks, the revolution threshold, …: referee/slots.py), whether this is the trick's second play and the
+cards the seat's plays must include. ``table_of`` is the one place
 that reads a State to build it. A ``PlayView`` adds the play: its reading, the special play that admitted it, what
 it declines and the joker readings asked for. The play hooks (``legality``, ``special_play``, ``after_play``,
 ``finish_verdict``) receive a PlayView and nothing else, so whatever they answer is a function of that value and
@@ -14,47 +15,50 @@ Both are plain classes with slots (compiled: native classes, read field by field
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from .cards import rank_mask
 from .memo import TABLES_SIZE, live_tables, remember
 from .shapes import Reading
 
 if TYPE_CHECKING:
+    from .slots import Slot
     from .state import State
+
+T = TypeVar("T")
 
 
 class Table:
     """The position a play is judged against: everything a play rule may read besides the play."""
-    __slots__ = ("field", "revolution", "jack_back", "lock_kind", "lock_suits", "rank_lock", "second_play",
-                 "revolution_min", "required", "standin_effects", "_hash")
+    __slots__ = ("field", "revolution", "jack_back", "slots", "second_play", "required", "standin_effects", "_hash")
     field: Reading | None     # the field's reading (None on a lead)
     revolution: bool
     jack_back: bool
-    lock_kind: str | None     # "exact" (suit_lock), "partial" (partial_suit_lock) or None
-    lock_suits: int
-    rank_lock: bool
+    slots: tuple              # the rules' declared state that enters the view (State.view_slots)
     second_play: bool         # the play would be the trick's second
-    revolution_min: int       # fewest cards of a revolution (raised by great_revolution / nuclear_bomb)
     required: int             # cards every play of the seat must include now (first_card's required_cards)
     standin_effects: bool     # a joker standing in fires its rank's effects and counts for a new lock (jokers)
     _hash: int
 
-    def __init__(self, field: Reading | None, revolution: bool, jack_back: bool, lock_kind: str | None,
-                 lock_suits: int, rank_lock: bool, second_play: bool, revolution_min: int, required: int,
-                 standin_effects: bool = True) -> None:
-        self.field, self.revolution, self.jack_back, self.lock_kind = field, revolution, jack_back, lock_kind
-        self.lock_suits, self.rank_lock, self.second_play = lock_suits, rank_lock, second_play
-        self.revolution_min, self.required, self.standin_effects = revolution_min, required, standin_effects
+    def __init__(self, field: Reading | None, revolution: bool, jack_back: bool, slots: tuple, second_play: bool,
+                 required: int, standin_effects: bool = True) -> None:
+        self.field, self.revolution, self.jack_back, self.slots = field, revolution, jack_back, slots
+        self.second_play, self.required, self.standin_effects = second_play, required, standin_effects
         self._hash = hash(self.values())
 
     def values(self) -> tuple:
-        return (self.field, self.revolution, self.jack_back, self.lock_kind, self.lock_suits, self.rank_lock,
-                self.second_play, self.revolution_min, self.required, self.standin_effects)
+        return (self.field, self.revolution, self.jack_back, self.slots, self.second_play, self.required,
+                self.standin_effects)
 
     @property
     def reversed(self) -> bool:
         return self.revolution != self.jack_back
+
+    def slot(self, slot: Slot[T]) -> T:
+        """The value of a declared slot that enters the view (referee/slots.py)."""
+        if not slot.view:
+            raise AttributeError(f"slot {slot.key} is not in the play view (declare it with view=True)")
+        return self.slots[slot.index]
 
     def __eq__(self, other: object) -> bool:
         return self is other or (type(other) is Table and self._hash == other._hash
@@ -67,8 +71,7 @@ class Table:
         return "Table(" + ", ".join(f"{k}={v!r}" for k, v in zip(TABLE_FIELDS, self.values())) + ")"
 
 
-TABLE_FIELDS = ("field", "revolution", "jack_back", "lock_kind", "lock_suits", "rank_lock", "second_play",
-                "revolution_min", "required", "standin_effects")
+TABLE_FIELDS = ("field", "revolution", "jack_back", "slots", "second_play", "required", "standin_effects")
 
 
 def table_of(st: State, seat: int) -> Table:
@@ -81,14 +84,13 @@ def table_of(st: State, seat: int) -> Table:
     f = st.field
     field = None if f is None else f.reading
     standin = st.rules.standin_effects
-    values = (field, st.revolution, st.jack_back, st.lock_kind, st.lock_suits, st.rank_lock, st.trick_plays == 1,
-              st.revolution_min, required, standin)
+    second = st.trick_plays == 1
+    values = (field, st.revolution, st.jack_back, st.view_slots, second, required, standin)
     # one Table per value and ruleset while it is remembered: memo keys that hold it then compare by identity first
     tables = st.rules.tables
     table = tables.get(values)
     if table is None:
-        table = remember(tables, values, Table(field, st.revolution, st.jack_back, st.lock_kind, st.lock_suits,
-                                               st.rank_lock, st.trick_plays == 1, st.revolution_min, required,
+        table = remember(tables, values, Table(field, st.revolution, st.jack_back, st.view_slots, second, required,
                                                standin),
                          TABLES_SIZE, live_tables)
     return table
@@ -123,24 +125,8 @@ class PlayView:
         return self.table.jack_back
 
     @property
-    def lock_kind(self) -> str | None:
-        return self.table.lock_kind
-
-    @property
-    def lock_suits(self) -> int:
-        return self.table.lock_suits
-
-    @property
-    def rank_lock(self) -> bool:
-        return self.table.rank_lock
-
-    @property
     def second_play(self) -> bool:
         return self.table.second_play
-
-    @property
-    def revolution_min(self) -> int:
-        return self.table.revolution_min
 
     @property
     def required(self) -> int:
@@ -149,6 +135,12 @@ class PlayView:
     @property
     def standin_effects(self) -> bool:
         return self.table.standin_effects
+
+    def slot(self, slot: Slot[T]) -> T:
+        """The value of a declared slot that enters the view (referee/slots.py)."""
+        if slot.view:
+            return self.table.slots[slot.index]
+        raise AttributeError(f"slot {slot.key} is not in the play view (declare it with view=True)")
 
     def rank_count(self, rank: int) -> int:
         """How many cards of ``rank`` the play holds for its rank's effects: jokers standing in count unless the

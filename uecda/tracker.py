@@ -10,6 +10,7 @@ import logging
 
 from referee import apply, build_ruleset
 from referee.cards import codes, parse
+from referee.rules.suit_lock import LOCK_SUITS
 from referee.state import Player, State
 
 from . import protocol, status, tables
@@ -85,7 +86,7 @@ class Tracker:
             return
         st = self.state
         ours = {"turn": self.seating[st.turn] if st.turn is not None else None,
-                "empty_field": st.field is None, "revolution": st.revolution, "lock": bool(st.lock_suits),
+                "empty_field": st.field is None, "revolution": st.revolution, "lock": bool(st.slot(LOCK_SUITS)),
                 "counts": [st.left(self.seat_of(p)) for p in range(protocol.PLAYERS)],
                 "hand": codes(st.hand(self.seat_of(self.me)))}
         server = {"turn": s.mover, "empty_field": s.empty_field, "revolution": s.revolution, "lock": s.lock,

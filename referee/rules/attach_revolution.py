@@ -1,12 +1,16 @@
 """付け革 (attach revolution): add cards to a field of ≤3 so that together they make a 4-card revolution."""
 from functools import lru_cache
 from itertools import combinations
-from typing import Final
+from typing import ClassVar, Final
 
 from ..cards import JOKERS_MASK, card, cards_of, rank_mask
-from ..effects import ClearLocks, Revolution
+from ..effects import Effect, Revolution
+from ..resolution import Resolution
 from ..shapes import matches_as, readings, strength_key
 from ..view import PlayView
+from .rank_lock import RANK_LOCK
+from .revolution import REVOLUTION_MIN
+from .suit_lock import LOCK_KIND, LOCK_SUITS
 
 ID: Final = "attach_revolution"
 NAME_JA = "付け革"
@@ -15,6 +19,17 @@ SUMMARY = ("On a field of 3 cards or fewer, play cards that together with the fi
 PARAMS: dict = {}
 DECLARABLE = True
 JOINS_FIELD = True  # the played cards and the field's become one 4-card field
+
+
+class ClearLocks(Effect):
+    """Every lock ends, whatever the play's other effects locked (it resolves last)."""
+    ORDER: ClassVar[int] = 9
+    KIND: ClassVar[str] = "unlock"
+
+    def fold(self, res: Resolution) -> None:
+        res.put(LOCK_SUITS, 0)
+        res.put(LOCK_KIND, None)
+        res.put(RANK_LOCK, False)
 
 
 def field_shapes(shapes, min_stairs: int, params) -> tuple:
@@ -53,7 +68,7 @@ def _joined(field: int, pool: int, k: int) -> frozenset[int]:
 def special_play(view: PlayView, params):
     """The combined 4-card reading that the field becomes, or None."""
     field = view.field
-    if field is None or field.wild or field.n > 3 or view.reading.n + field.n != 4 or view.revolution_min > 4:
+    if field is None or field.wild or field.n > 3 or view.reading.n + field.n != 4 or view.slot(REVOLUTION_MIN) > 4:
         return None
     # the field's jokers keep their readings; the new jokers read as the proposal's 'as' says (if it does)
     wanted = tuple(field.jokers) + tuple(view.as_map)

@@ -2,9 +2,9 @@
 from typing import Final
 
 from ..cards import suit_names
-from ..effects import Lock
 from ..view import PlayView
 from .base import Rejection
+from .suit_lock import LOCK_KIND, LOCK_SUITS, Lock
 
 ID: Final = "partial_suit_lock"
 SUITS_MATTER = True  # the suits jokers stand for change the outcome
@@ -16,22 +16,22 @@ DECLARABLE = True
 
 
 def legality(view: PlayView, params):
-    st = view
-    if st.lock_kind != "partial" or view.reading.wild or view.special:
+    if view.slot(LOCK_KIND) != "partial" or view.reading.wild or view.special:
         return None
-    if view.reading.suits & st.lock_suits != st.lock_suits:
-        return Rejection("locked", f"plays must contain {'+'.join(suit_names(st.lock_suits))} until the flush "
+    suits = view.slot(LOCK_SUITS)
+    if view.reading.suits & suits != suits:
+        return Rejection("locked", f"plays must contain {'+'.join(suit_names(suits))} until the flush "
                          "(partial_suit_lock)", ID)
     return None
 
 
 def after_play(view: PlayView, params):
-    st, r, f = view, view.reading, view.field
-    if f is None or f.wild or r.wild or view.special or r.n < 2 or f.n < 2 or st.lock_kind == "exact":
+    r, f, kind = view.reading, view.field, view.slot(LOCK_KIND)
+    if f is None or f.wild or r.wild or view.special or r.n < 2 or f.n < 2 or kind == "exact":
         return []
     if not view.standin_effects and (r.has_joker or f.has_joker):
         return []  # a joker's stand-in suit makes no lock (jokers.standin_effects)
     shared = r.suits & f.suits
-    if not shared or (st.lock_kind == "partial" and shared == st.lock_suits):
+    if not shared or (kind == "partial" and shared == view.slot(LOCK_SUITS)):
         return []
     return [Lock(ID, shared, False)]

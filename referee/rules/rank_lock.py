@@ -1,8 +1,10 @@
 """激しば / 連番縛り (rank lock): a play one rank above the last locks the trick to rising ranks."""
-from typing import Final
+from typing import ClassVar, Final
 
 from ..cards import rank_name
-from ..effects import RankLock
+from ..effects import Effect
+from ..resolution import Resolution
+from ..slots import TRICK, Slot
 from ..view import PlayView
 from .base import Param, Rejection
 
@@ -12,6 +14,17 @@ SUMMARY = ("When a play's rank is the next rank after the play it beats (in the 
            "the flush must be the next rank again. Sequences compare their weakest card.")
 PARAMS = {"second_play_only": Param(False, "only when it happens on the trick's second play (gekifugo)")}
 DECLARABLE = True
+RANK_LOCK: Final = Slot("locks.rank", False, TRICK, view=True, read=bool)
+STATE = (RANK_LOCK,)
+
+
+class RankLock(Effect):
+    """Every play until the flush must be the next rank."""
+    ORDER: ClassVar[int] = 1
+    KIND: ClassVar[str] = "rank_lock"
+
+    def fold(self, res: Resolution) -> None:
+        res.put(RANK_LOCK, True)
 
 
 def successor(rank: int, reversed_order: bool) -> int:
@@ -20,7 +33,7 @@ def successor(rank: int, reversed_order: bool) -> int:
 
 def legality(view: PlayView, params):
     f = view.field
-    if not view.rank_lock or view.reading.wild or view.special or f is None or f.wild:
+    if not view.slot(RANK_LOCK) or view.reading.wild or view.special or f is None or f.wild:
         return None
     want = successor(f.lo, view.reversed)
     if view.reading.lo != want:
@@ -33,7 +46,7 @@ def after_play(view: PlayView, params):
     r, f = view.reading, view.field
     if r.wild:
         return []  # RULES.md §10.4: a joker on a rank lock keeps it until the flush
-    if f is None or f.wild or view.special or view.rank_lock:
+    if f is None or f.wild or view.special or view.slot(RANK_LOCK):
         return []
     if params["second_play_only"] and not view.second_play:
         return []

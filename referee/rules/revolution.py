@@ -1,8 +1,11 @@
 """革命 (revolution): 4+ cards in one play reverse the order; a second one restores it (革命返し)."""
-from typing import Final
+from dataclasses import dataclass
+from typing import ClassVar, Final
 
-from ..effects import Revolution
+from ..effects import Effect, Revolution
+from ..resolution import Resolution
 from ..shapes import PLAIN_SHAPES
+from ..slots import DEAL, Slot
 from ..view import PlayView
 from .base import Param
 
@@ -15,6 +18,24 @@ PARAMS = {"min_group": Param(4, "fewest cards for a revolution by a group", lo=2
 DECLARABLE = True
 NEVER: Final = 99  # more cards than any play holds
 ALIAS = "counter_revolution"  # 革命返し: while a revolution holds, declaring it declares this rule
+# fewest cards of any revolution from now on (raised by great_revolution / nuclear_bomb)
+REVOLUTION_MIN: Final = Slot("revolution_min", 0, DEAL, view=True, read=int)
+STATE = (REVOLUTION_MIN,)
+
+
+@dataclass(init=False, unsafe_hash=True)
+class RaiseThreshold(Effect):
+    """From now on a revolution needs ``threshold`` cards (the highest of one play's thresholds holds)."""
+    ORDER: ClassVar[int] = 2
+    KIND: ClassVar[str] = "revolution"
+    threshold: int
+
+    def __init__(self, rule: str, threshold: int) -> None:
+        self.rule, self.threshold = rule, threshold
+
+    def fold(self, res: Resolution) -> None:
+        if self.threshold > res.get(REVOLUTION_MIN):
+            res.put(REVOLUTION_MIN, self.threshold)
 
 
 def alias_applies(table) -> bool:
@@ -22,17 +43,17 @@ def alias_applies(table) -> bool:
     return table.revolution
 
 
-def needed(revolution_min: int, shape: str, params) -> int:
-    """Fewest cards of ``shape`` that make a revolution (more than any play holds: none does)."""
+def needed(shape: str, params) -> int:
+    """Fewest cards of ``shape`` that make a revolution by this rule's parameters (more than any play holds:
+    none does); a raised threshold (REVOLUTION_MIN) may ask for more."""
     if shape in PLAIN_SHAPES:
-        base = params["min_group"]
-    else:
-        base = params["min_stairs"] if params["by_stairs"] else NEVER
-    return max(base, revolution_min)
+        return params["min_group"]
+    return params["min_stairs"] if params["by_stairs"] else NEVER
 
 
 def after_play(view: PlayView, params):
-    if view.special or view.reading.n < needed(view.revolution_min, view.reading.shape, params):
+    n = view.reading.n
+    if view.special or n < needed(view.reading.shape, params) or n < view.slot(REVOLUTION_MIN):
         return []
     return [Revolution(ID)]
 
@@ -40,6 +61,6 @@ def after_play(view: PlayView, params):
 def raising(view: PlayView, rule_id: str, minimum: int):
     """great_revolution / nuclear_bomb: a revolution of ``minimum``+ cards that raises the threshold to it."""
     n = view.reading.n
-    if view.special or n < minimum or n < view.revolution_min:
+    if view.special or n < minimum or n < view.slot(REVOLUTION_MIN):
         return []
-    return [Revolution(rule_id, threshold=minimum)]
+    return [Revolution(rule_id), RaiseThreshold(rule_id, minimum)]

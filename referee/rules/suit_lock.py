@@ -1,8 +1,11 @@
 """縛り (suit lock): two consecutive plays with the same suit set lock the trick to that suit set."""
-from typing import Final
+from dataclasses import dataclass
+from typing import ClassVar, Final
 
-from ..cards import suit_names
-from ..effects import Lock, Unlock
+from ..cards import parse_suits, suit_names
+from ..effects import Effect
+from ..resolution import Resolution
+from ..slots import TRICK, Slot
 from ..view import PlayView
 from .base import Param, Rejection
 
@@ -15,23 +18,56 @@ SUMMARY = ("When a play shows exactly the suits of the play it beats, every play
 PARAMS = {"joker_ends": Param(False, "a lone joker (or a set of jokers) played on a locked field ends the lock "
                               "(UECda)")}
 DECLARABLE = True
+# the suit locks' state, shared with partial_suit_lock (片縛り): the suits and the kind, "exact" or "partial"
+LOCK_SUITS: Final = Slot("locks.suits", 0, TRICK, view=True, write=suit_names, read=parse_suits)
+LOCK_KIND: Final[Slot[str | None]] = Slot("locks.kind", None, TRICK, view=True)
+STATE = (LOCK_SUITS, LOCK_KIND)
+
+
+@dataclass(init=False, unsafe_hash=True)
+class Lock(Effect):
+    """The trick is locked to ``suits``: exactly (suit_lock) or as suits every play must contain (partial)."""
+    ORDER: ClassVar[int] = 1
+    KIND: ClassVar[str] = "lock"
+    suits: int
+    exact: bool
+
+    def __init__(self, rule: str, suits: int, exact: bool) -> None:
+        self.rule, self.suits, self.exact = rule, suits, exact
+
+    def fold(self, res: Resolution) -> None:
+        # an exact lock beats a partial one, whichever comes first
+        if self.exact or res.get(LOCK_KIND) != "exact":
+            res.put(LOCK_SUITS, self.suits)
+            res.put(LOCK_KIND, "exact" if self.exact else "partial")
+
+
+class Unlock(Effect):
+    """The suit lock ends."""
+    ORDER: ClassVar[int] = 1
+    KIND: ClassVar[str] = "unlock"
+    QUIET: ClassVar[bool] = True
+
+    def fold(self, res: Resolution) -> None:
+        res.put(LOCK_SUITS, 0)
+        res.put(LOCK_KIND, None)
 
 
 def legality(view: PlayView, params):
-    st = view
-    if st.lock_kind != "exact" or view.reading.wild or view.special:
+    if view.slot(LOCK_KIND) != "exact" or view.reading.wild or view.special:
         return None
-    if view.reading.suits != st.lock_suits:
-        return Rejection("locked", f"the suits are locked to {'+'.join(suit_names(st.lock_suits))} "
+    suits = view.slot(LOCK_SUITS)
+    if view.reading.suits != suits:
+        return Rejection("locked", f"the suits are locked to {'+'.join(suit_names(suits))} "
                          f"(suit_lock): this play shows {'+'.join(suit_names(view.reading.suits)) or 'no suit'}", ID)
     return None
 
 
 def after_play(view: PlayView, params):
-    st, r, f = view, view.reading, view.field
+    r, f, kind = view.reading, view.field, view.slot(LOCK_KIND)
     if r.wild:
-        return [Unlock(ID)] if st.lock_kind and params["joker_ends"] else []
-    if f is None or f.wild or view.special or st.lock_kind == "exact" or not r.suits:
+        return [Unlock(ID)] if kind and params["joker_ends"] else []
+    if f is None or f.wild or view.special or kind == "exact" or not r.suits:
         return []
     if not view.standin_effects and (r.has_joker or f.has_joker):
         return []  # a joker's stand-in suit makes no lock (jokers.standin_effects)

@@ -5,7 +5,9 @@ import random
 import pytest
 
 from referee import InputError, actors, annotate, apply, catalog, forbidden_last, instantiate, judge, legal_moves, new_game
-from referee.effects import ClearLocks, Cut, Lock, Revolution, SevenPass, Skip
+from referee.effects import Cut, Revolution, SevenPass, Skip
+from referee.rules.attach_revolution import ClearLocks
+from referee.rules.suit_lock import Lock
 
 from .helpers import bad, game, only, pass_, play, with_other_hands_swapped
 

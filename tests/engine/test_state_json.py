@@ -2,6 +2,7 @@
 import pytest
 
 from referee import InputError, new_game, state_from_json, state_to_json
+from referee.state import replace
 
 from .helpers import game, js, play
 
@@ -87,8 +88,27 @@ def test_every_state_field_has_exactly_one_key_in_the_json_field_table():
     from referee.state_fields import FIELDS
     held = [name for k in FIELDS for name in k.names]
     assert len(held) == len(set(held))
-    assert set(held) == set(FIELD_NAMES) - {"rules"}  # the ruleset is read first
+    # the ruleset is read first; the rules' declared state is written and read from its slots (below)
+    assert set(held) == set(FIELD_NAMES) - {"rules", "view_slots", "rule_slots"}
     assert list(table()) == [k.key for k in FIELDS]
+
+
+def test_the_rules_declared_state_is_written_under_its_keys_and_read_back():
+    from referee.rules import RULE_SLOTS, VIEW_SLOTS
+    from referee.rules.rank_lock import RANK_LOCK
+    from referee.rules.revolution import REVOLUTION_MIN
+    from referee.rules.suit_lock import LOCK_KIND, LOCK_SUITS
+    assert {LOCK_SUITS, LOCK_KIND, RANK_LOCK, REVOLUTION_MIN} <= set(VIEW_SLOTS + RULE_SLOTS)
+    st, _ = new_game("gekifugo", None, ["a", "b", "c", "d"], seed=3)
+    values = list(st.view_slots)
+    for slot, value in ((LOCK_SUITS, 0b0101), (LOCK_KIND, "partial"), (RANK_LOCK, True), (REVOLUTION_MIN, 5)):
+        values[slot.index] = value
+    st = replace(st, view_slots=tuple(values))
+    obj = state_to_json(st)
+    assert obj["locks"] == {"suits": ["S", "D"], "kind": "partial", "rank": True} and obj["revolution_min"] == 5
+    assert state_from_json(obj) == st
+    del obj["locks"], obj["revolution_min"]  # an absent key reads as the slot's default
+    assert state_from_json(obj).view_slots == st.rules.view_defaults
 
 
 def test_a_state_json_is_its_own_down_to_the_rule_parameters():

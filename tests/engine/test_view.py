@@ -49,6 +49,22 @@ def test_a_hook_that_reads_a_hand_size_fails_at_its_first_call():
         apply(st, move(0, "play", ["S3"]))
 
 
+def test_a_hook_that_reads_a_slot_kept_out_of_the_view_fails_at_its_first_call():
+    from referee.slots import DEAL, Slot
+    hidden = Slot("peeking_rule_count", 0, DEAL)  # declared without view=True: not in the memo key
+    hidden.index = 0
+    st, view = _view()
+    with pytest.raises(AttributeError, match="not in the play view"):
+        view.slot(hidden)
+
+    def peek(view, params):
+        return [] if view.slot(hidden) else []
+
+    st = replace(st, rules=_with_hook(st.rules, peek))
+    with pytest.raises(AttributeError, match="not in the play view"):
+        apply(st, move(0, "play", ["S3"]))
+
+
 def test_equal_tables_judge_alike_whatever_else_differs():
     """Two positions that differ in hands, passes and who finished, but not in their Table, get one judgement:
     the memo key is the Table, and nothing outside it reaches the rules."""
@@ -68,8 +84,8 @@ def test_the_table_is_the_whole_memo_key():
     table = table_of(st, 0)
     assert isinstance(table, Table)
     assert dict(zip(TABLE_FIELDS, table.values())) == {
-        "field": None, "revolution": False, "jack_back": False, "lock_kind": None, "lock_suits": 0,
-        "rank_lock": False, "second_play": False, "revolution_min": 0, "required": 0, "standin_effects": True}
+        "field": None, "revolution": False, "jack_back": False, "slots": st.rules.view_defaults,
+        "second_play": False, "required": 0, "standin_effects": True}
     mv = Move(0, "play", 1 << parse("S3"))
     judge_on(table, st.rules, mv, 2)
     keys = [k for k in st.rules.memo if k[0] is table]

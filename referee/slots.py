@@ -1,0 +1,80 @@
+"""Rule state: what a rule keeps between plays, declared in the rule's own module as a ``Slot``.
+
+A rule module lists its slots in ``STATE`` (docs/adding-a-rule.md, "Rule state"). A slot says its JSON key in
+the state (a dotted path: ``locks.rank`` is ``{"locks": {"rank": …}}``), its default, how long a value lasts
+(``TRICK``: until the flush; ``DEAL``: until the deal ends; ``MATCH``: the whole match) and whether the play
+rules see it (``view``: it enters the play view, and so the key every judgement is memoised under). The registry
+(``rules.SLOTS``) numbers them; a State holds their values in two tuples, ``view_slots`` and ``rule_slots``, in
+registry order. Flushes and new deals reset them from their declarations; the state JSON is written and read
+from them. Rules read a slot with ``view.slot(S)`` (play hooks) or ``st.slot(S)`` (state hooks) and change one
+with an effect whose ``fold`` calls ``res.put(S, value)``.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Final, Generic, TypeVar
+
+TRICK: Final = "trick"
+DEAL: Final = "deal"
+MATCH: Final = "match"
+LIFETIMES: Final = (TRICK, DEAL, MATCH)
+
+
+T = TypeVar("T")
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+class Slot(Generic[T]):
+    """One value (of type T) a rule keeps. ``index`` is its place in its tuple, given by the registry."""
+    __slots__ = ("key", "default", "lifetime", "view", "write", "read", "index")
+    key: str
+    default: T
+    lifetime: str
+    view: bool
+    write: Callable[[Any], Any]     # the value as JSON
+    read: Callable[[Any], Any]      # the value from JSON
+    index: int
+
+    def __init__(self, key: str, default: T, lifetime: str, view: bool = False,
+                 write: Callable[[Any], Any] = _same, read: Callable[[Any], Any] = _same) -> None:
+        if lifetime not in LIFETIMES:
+            raise ValueError(f"slot {key}: lifetime must be one of {', '.join(LIFETIMES)}, not {lifetime!r}")
+        self.key, self.default, self.lifetime, self.view = key, default, lifetime, view
+        self.write, self.read = write, read
+        self.index = -1
+
+    def __repr__(self) -> str:
+        return f"Slot({self.key!r})"
+
+
+def number(slots: tuple[Slot, ...]) -> tuple[tuple[Slot, ...], tuple[Slot, ...]]:
+    """Give each slot its index: view slots and the others are counted apart. Returns (view slots, others)."""
+    keys = [s.key for s in slots]
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"two rules declare the same slot key: {sorted(k for k in keys if keys.count(k) > 1)}")
+    shown = tuple(s for s in slots if s.view)
+    others = tuple(s for s in slots if not s.view)
+    for group in (shown, others):
+        for i, s in enumerate(group):
+            s.index = i
+    return shown, others
+
+
+def defaults(slots: tuple[Slot, ...]) -> tuple:
+    return tuple(s.default for s in slots)
+
+
+def reset(values: tuple, slots: tuple[Slot, ...], defaults: tuple, lifetimes: tuple) -> tuple:
+    """``values`` with every slot whose lifetime is in ``lifetimes`` back at its default (the same tuple when
+    nothing changes); ``defaults``: every slot's."""
+    if values == defaults:
+        return values
+    out: list | None = None
+    for s in slots:
+        if s.lifetime in lifetimes and values[s.index] != s.default:
+            if out is None:
+                out = list(values)
+            out[s.index] = s.default
+    return values if out is None else tuple(out)
