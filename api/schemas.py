@@ -98,6 +98,7 @@ class SeatQuery(Schema):
 # --- responses --------------------------------------------------------------
 class CatalogSchema(Schema):
     presets = fields.Dict(required=True)
+    seats = fields.Dict(required=True)  # per preset, {"min": fewest, "max": most} players (presets.SEATS)
     rules = fields.List(fields.Dict(), required=True)
 
 

@@ -7,7 +7,8 @@ import secrets
 from .cards import cards_of, codes, deck, parse_many
 from .errors import InputError
 from .flow import finish_empty_hands, lead
-from .ruleset import MAX_PLAYERS, build_ruleset
+from .presets import check_seats
+from .ruleset import build_ruleset
 from .slots import DEAL, TRICK, reset
 from .state import Player, State, replace
 
@@ -68,8 +69,7 @@ def table_counts(rules, n: int, dealer: int) -> list[int]:
 def new_game(preset="uecda", rules=None, players=None, seed=None, hands=None, table=False, leader=None):
     """A new match: (state, [game_created event]). ``table``: a real table's game, hands unknown."""
     ruleset = build_ruleset(preset, rules)
-    if not isinstance(players, (list, tuple)) or not 2 <= len(players) <= MAX_PLAYERS:
-        raise InputError("bad_players", f"a game needs 2 to {MAX_PLAYERS} players")
+    check_seats(ruleset.preset, players)  # the preset's seats (presets.SEATS)
     names = [str(p) for p in players]
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise InputError("bad_seed", "seed must be a whole number")

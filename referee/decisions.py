@@ -68,8 +68,8 @@ def _rank_filter(p) -> int:
 
 
 def _allowed(p, hand):
-    """The seen cards of ``hand`` a give/discard may use."""
-    return hand & _rank_filter(p)
+    """The seen cards of ``hand`` a give/discard may use (its rank, none its rule withholds)."""
+    return hand & _rank_filter(p) & ~p.withheld
 
 
 def _move_cards(st: State, p: Pending, cards: int, log):
@@ -78,9 +78,12 @@ def _move_cards(st: State, p: Pending, cards: int, log):
         assert p.to is not None  # a give names its recipient
         st = st.with_player(p.to, hand=st.hand(p.to) | cards)
         log.append({"kind": "give", "from": p.seat, "to": p.to, "cards": codes(cards), "rule": p.rule})
-    else:
-        st = copied(st, {"discard": st.discard | cards})
-        log.append({"kind": "discard", "seat": p.seat, "cards": codes(cards), "rule": p.rule})
+        st = copied(st, {"pending": st.pending[1:]})
+        for on_give, params in st.rules.received_hooks:  # a rule may remember what was given (exchange.give_back)
+            st = on_give(st, p, cards, params)
+        return st
+    st = copied(st, {"discard": st.discard | cards})
+    log.append({"kind": "discard", "seat": p.seat, "cards": codes(cards), "rule": p.rule})
     return copied(st, {"pending": st.pending[1:]})
 
 
@@ -177,6 +180,14 @@ def judge(st: State, mv: Move):
             assert head.rank is not None  # _rank_filter lets every card through otherwise
             return Rejection("not_allowed", f"only cards of rank {rank_name(head.rank)} may be handed over for "
                              "this request (exchange_request)", head.rule)
+        for judge_give, params in st.rules.give_hooks:
+            why = judge_give(st, head, mv.cards, params)
+            if why is not None:
+                return why
+        if mv.cards & head.withheld:
+            return Rejection("withheld", f"{' '.join(codes(mv.cards & head.withheld))} may not be part of this "
+                             f"{head.action} ({head.rule})", head.rule)
+        hand = _allowed(head, hand)
         if head.strongest and not st.players[mv.seat].unknown and \
                 not is_strongest(mv.cards, hand, head.count, head.reversed):
             must, tied, need = strongest_split(hand, head.count, head.reversed)

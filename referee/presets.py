@@ -1,4 +1,5 @@
-"""The three presets of RULES.md §8, as data: rule id → parameters (absent = off)."""
+"""The three presets of RULES.md §8, as data: rule id → parameters (absent = off), and the seats each is played by."""
+from .errors import InputError
 
 UECDA: dict[str, dict] = {
     "jokers": {"count": 1},
@@ -68,6 +69,22 @@ GEKIFUGO: dict[str, dict] = {
 }
 
 PRESETS = {"uecda": UECDA, "nanko": NANKO, "gekifugo": GEKIFUGO}
+# The seats a preset may be played by, (fewest, most): nanko is a 3–6 player house rule (RULES.md §8, its sheet:
+# プレイ人数 ３～６人); uecda and gekifugo take any table from 2 to 8 (ruleset.MAX_PLAYERS).
+SEATS: dict[str, tuple[int, int]] = {"uecda": (2, 8), "nanko": (3, 6), "gekifugo": (2, 8)}
+
+
+def check_seats(preset: str, players) -> None:
+    """Reject a list of players whose length ``preset`` is not played by (``bad_seat_count``, naming the preset and
+    the range), or that is not a list (``bad_players``)."""
+    if not isinstance(players, (list, tuple)):
+        raise InputError("bad_players", "players must be a list of names, one per seat")
+    lo, hi = SEATS[preset]
+    if not lo <= len(players) <= hi:
+        raise InputError("bad_seat_count", f"{preset} is played by {lo} to {hi} players, not {len(players)} "
+                         f"(GET /v1/rules: seats)")
+
+
 # Seats a preset is usually played with, for tools that do not say (UECda's server plays 5).
 DEFAULT_PLAYERS = {"uecda": 5, "nanko": 4, "gekifugo": 4}
 # The titles of the top and bottom places, where a preset renames them (else 大富豪 and 大貧民). Titles follow the

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import InputError
-from .presets import PRESETS, TITLES
+from .presets import PRESETS, SEATS, TITLES
 from .rules import DECLARABLE, MODULES, RULE_SLOTS, RULES, SEQUENCES, SHAPES, VIEW_SLOTS
 from .rules.base import flagged
 from .slots import defaults
@@ -23,7 +23,8 @@ class Ruleset:
                  "legality_hooks", "special_hooks", "play_hooks", "suit_hooks", "finish_hooks", "place_hooks",
                  "special_cand_hooks", "required_hooks",
                  "extra_hooks", "decline_hooks", "declinable", "trust_hooks", "on_finish_hooks", "finishers", "leader_hooks",
-                 "queue_hooks", "count_hooks", "tie_breakers", "pass_hooks", "cut_hooks", "suits_matter",
+                 "queue_hooks", "count_hooks", "give_hooks", "received_hooks", "tie_breakers", "pass_hooks",
+                 "cut_hooks", "suits_matter",
                  "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key", "_hash", "memo", "moves_memo",
                  "effects_memo", "tables", "view_slots", "rule_slots", "view_defaults", "rule_defaults")
 
@@ -76,6 +77,8 @@ class Ruleset:
         self.leader_hooks = hooks("leader")
         self.queue_hooks = hooks("deal_queue")
         self.count_hooks = hooks("exchange_counts")
+        self.give_hooks = tuple((m.judge_give, p) for m, p in hooks("judge_give"))  # asked of every give/discard
+        self.received_hooks = tuple((m.on_give, p) for m, p in hooks("on_give"))  # told of every give made
         self.pass_hooks = tuple((m.after_pass, p) for m, p in hooks("after_pass"))  # asked on every pass
         self.cut_hooks = tuple((m.on_cut, p) for m, p in hooks("on_cut"))
         self.passes_sit_out = flag("PASSES_SIT_OUT")
@@ -171,6 +174,7 @@ def catalog() -> dict:
     presets = {name: sorted(p) for name, p in PRESETS.items()}
     return {
         "presets": {name: build_ruleset(name).to_json()["rules"] for name in PRESETS},
+        "seats": {name: {"min": lo, "max": hi} for name, (lo, hi) in SEATS.items()},
         "rules": [{"id": m.ID, "name_ja": m.NAME_JA, "description": m.SUMMARY,
                    "declarable": m.ID in DECLARABLE,
                    "params": {k: v.describe() for k, v in m.PARAMS.items()},

@@ -52,6 +52,7 @@ class Pending(NamedTuple):
     reversed: bool = False        # the order "strongest" is judged in
     banned: tuple = ()            # ranks answered "not held" (exchange_request)
     upto: bool = False            # table mode: an answer to a request, of 1..count cards, or pass for "not held"
+    withheld: int = 0             # cards the give may not include, set by its rule (exchange: ♠3, cards just received)
 
 
 @dataclass(init=False, unsafe_hash=True)

@@ -143,7 +143,7 @@ def slots_from_json(obj: dict, slots: tuple) -> tuple:
     return tuple(out)
 
 
-def _pending_json(p: Pending) -> dict:
+def _pending_json(p: Pending, viewer=None) -> dict:
     out = {"seat": p.seat, "action": p.action, "count": p.count, "rule": p.rule}
     if p.to is not None:
         out["to" if p.action == "give" else "from"] = p.to
@@ -156,6 +156,8 @@ def _pending_json(p: Pending) -> dict:
         out["not_held"] = [_rank_code(r) for r in p.banned]
     if p.upto:
         out["upto"] = True
+    if p.withheld:  # may be cards only the two seats of the give have seen: a count for everyone else
+        out["withheld"] = codes(p.withheld) if viewer is None or viewer in (p.seat, p.to) else count(p.withheld)
     return out
 
 
@@ -164,7 +166,12 @@ def _pending_from_json(p) -> Pending:
     return Pending(int(p["seat"]), p["action"], int(p["count"]), p["rule"], to=p.get("to", p.get("from")),
                    rank=None if rank is None else _rank_of(rank), strongest=bool(p.get("strongest")),
                    reversed=p.get("order") == "reversed", banned=tuple(_rank_of(r) for r in p.get("not_held", [])),
-                   upto=bool(p.get("upto")))
+                   upto=bool(p.get("upto")), withheld=_withheld_of(p.get("withheld")))
+
+
+def _withheld_of(value) -> int:
+    """A pending give's withheld cards; a seat's view shows others' as a count, read as none (a sampled table)."""
+    return parse_many(value) if isinstance(value, list) else 0
 
 
 def _after_json(a):
@@ -207,8 +214,8 @@ FIELDS = (
     plain("jack_back", read=bool),
     Key("field", ("field", "beneath"), _field_json, _field_from_json),
     *_slot_keys(VIEW_SLOTS + RULE_SLOTS),
-    plain("pending", write=lambda ps: [_pending_json(p) for p in ps],
-          read=lambda ps: tuple(_pending_from_json(p) for p in ps), default=[]),
+    Key("pending", ("pending",), lambda st, viewer: [_pending_json(p, viewer) for p in st.pending],
+        lambda ps, rules: (tuple(_pending_from_json(p) for p in ps),), []),
     Key("players", ("players",), _players_json, _players_from_json, REQUIRED),
     plain("finish_order", write=list, read=tuple, default=[]),
     plain("discard_pile", "discard", write=codes, read=parse_many, default=[]),

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import sys
 
-from referee.presets import PRESETS
+from referee.presets import PRESETS, SEATS
 
 
 def register(subparsers) -> None:
@@ -78,8 +78,9 @@ def tournament_command(args) -> int:
     if unknown:
         print(f"unknown bot {unknown[0]!r}; known: {', '.join(bots.names())}", file=sys.stderr)
         return 2
-    if not 2 <= len(seats) <= 8:
-        print("a table has 2 to 8 seats", file=sys.stderr)
+    lo, hi = SEATS[args.preset]
+    if not lo <= len(seats) <= hi:
+        print(f"{args.preset} is played by {lo} to {hi} players, not {len(seats)}", file=sys.stderr)
         return 2
     mc = {}
     if args.mc_budget_ms is not None:

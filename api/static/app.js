@@ -27,7 +27,7 @@ function applyLang() {
   document.documentElement.lang = S.lang;
   $$("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
   $("#lang").textContent = S.lang === "en" ? "日本語" : "English";
-  if (S.catalog) renderRules();
+  if (S.catalog) { renderRules(); fitSeats(); }
   if (S.state) renderGame();
   if (S.replay.state) renderReplayState();
 }
@@ -132,6 +132,7 @@ async function loadCatalog() {
   $("#preset").value = Object.keys(S.catalog.presets).includes("nanko") ? "nanko" : $("#preset").value;
   renderRules();
   for (let i = 0; i < 4; i++) addSeat(i === 0 ? "you" : `bot${i}`, i === 0 ? "" : defaultBot());
+  fitSeats();
 }
 function presetRules() { return S.catalog.presets[$("#preset").value] || {}; }
 function renderRules() {
@@ -207,7 +208,7 @@ function defaultBot() { return ["mc", "greedy"].find((b) => S.bots.includes(b)) 
 function addSeat(name, bot) {
   const box = $("#seats");
   const n = box.children.length;
-  if (n >= 8) return;
+  if (n >= seatRange().max) return;
   if ($("#table-mode").checked && (!name || /^(bot\d+|you)$/.test(name))) name = t("player_n", { n: n + 1 });
   const row = document.createElement("div");
   row.className = "seatrow";
@@ -216,6 +217,20 @@ function addSeat(name, bot) {
     S.bots.map((b) => `<option value="${b}">${t("bot")}: ${b}</option>`).join("") + `</select>`;
   $(".seat-kind", row).value = bot || "";
   box.appendChild(row);
+  syncLeader();
+}
+// The players the chosen preset is played by (GET /v1/rules seats: nanko 3 to 6); the seat buttons keep to it.
+function seatRange() {
+  return (S.catalog && S.catalog.seats && S.catalog.seats[$("#preset").value]) || { min: 2, max: 8 };
+}
+function fitSeats() {
+  const { min, max } = seatRange();
+  while ($$(".seatrow").length > max) $$(".seatrow").pop().remove();
+  while ($$(".seatrow").length < min) addSeat("", "");
+  const n = $$(".seatrow").length;
+  $("#add-seat").disabled = n >= max;
+  $("#remove-seat").disabled = n <= min;
+  $("#seat-range").textContent = t("seat_range", { preset: $("#preset").value, min, max });
   syncLeader();
 }
 function syncLeader() {
@@ -1307,9 +1322,9 @@ function wire() {
     localStorage.setItem("daifugo.lang", S.lang);
     applyLang();
   });
-  $("#preset").addEventListener("change", () => { $$("input[data-rule]").forEach((c) => delete c.dataset.touched); renderRules(); });
-  $("#add-seat").addEventListener("click", () => addSeat("", ""));
-  $("#remove-seat").addEventListener("click", () => { const rows = $$(".seatrow"); if (rows.length > 2) { rows[rows.length - 1].remove(); syncLeader(); } });
+  $("#preset").addEventListener("change", () => { $$("input[data-rule]").forEach((c) => delete c.dataset.touched); renderRules(); fitSeats(); });
+  $("#add-seat").addEventListener("click", () => { addSeat("", ""); fitSeats(); });
+  $("#remove-seat").addEventListener("click", () => { const rows = $$(".seatrow"); if (rows.length > seatRange().min) { rows[rows.length - 1].remove(); fitSeats(); } });
   $("#table-mode").addEventListener("change", syncLeader);
   $("#create-form").addEventListener("submit", createGame);
   $("#open-form").addEventListener("submit", (e) => { e.preventDefault(); go("table", $("#open-id").value.trim(), $("#open-token").value.trim()); });

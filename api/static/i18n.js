@@ -3,7 +3,7 @@ window.I18N = {
   en: {
     title: "referee", nav_new: "New game", nav_table: "Table", nav_replay: "Replay", nav_judge: "Judge",
     preset: "Preset", seed: "Seed", table_mode: "Table mode (real cards: the referee knows only hand counts)",
-    leader: "Leader", seats: "Seats", add_seat: "+ seat", remove_seat: "− seat", rules: "Rules",
+    leader: "Leader", seats: "Seats", add_seat: "+ seat", remove_seat: "− seat", seat_range: "{preset}: {min} to {max} players", rules: "Rules",
     rules_hint: "Switches start at the preset's settings; only changes are sent as overrides.",
     advanced: "Advanced overrides (JSON)", create: "Create game", created: "Game created", game: "Game",
     open_game: "Open a game", open: "Open", import_record: "Import a record", import: "Import and replay",
@@ -74,7 +74,7 @@ window.I18N = {
   ja: {
     title: "審判", nav_new: "新しいゲーム", nav_table: "卓", nav_replay: "リプレイ", nav_judge: "裁定",
     preset: "ルールセット", seed: "シード", table_mode: "卓モード（実物のカード：審判は枚数だけを知る）",
-    leader: "親", seats: "席", add_seat: "＋席", remove_seat: "−席", rules: "ルール",
+    leader: "親", seats: "席", add_seat: "＋席", remove_seat: "−席", seat_range: "{preset}：{min}から{max}人", rules: "ルール",
     rules_hint: "スイッチはルールセットの設定から始まり、変更点だけが送られます。",
     advanced: "詳細な上書き (JSON)", create: "ゲームを作る", created: "ゲームを作りました", game: "ゲーム",
     open_game: "ゲームを開く", open: "開く", import_record: "棋譜を読み込む", import: "読み込んで再生",

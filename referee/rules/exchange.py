@@ -1,20 +1,29 @@
 """カード交換 (exchange): from the second deal, the low players give their strongest cards to the high ones."""
 from typing import Final
 
-from ..state import Pending
-from .base import Param
+from ..cards import codes
+from ..state import Pending, replace
+from .base import Param, Rejection
 
 ID: Final = "exchange"
 NAME_JA = "カード交換"
 SUMMARY = ("From the second deal on, the last player gives its N strongest cards to the first, who gives back N "
            "cards of its choice; second-last and second do the same with M (4+ players). Middle players never "
-           "exchange. Among equally strong cards the giver chooses, unless auto_ties.")
+           "exchange. Among equally strong cards the giver chooses, unless auto_ties. keep_spade3: ♠3 is never part "
+           "of the strongest-cards give; give_back: false: the higher player gives back only cards it held before "
+           "the exchange.")
 PARAMS = {"top": Param(2, "cards between first and last (N)", lo=0, hi=5),
           "second": Param(1, "cards between second and second-last (M)", lo=0, hi=4),
           "auto_ties": Param(False, "the referee breaks ties among equally strong cards itself (UECda: "
                              "jokers, then the highest rank, suits S, H, D, C)"),
           "by_size": Param(False, "pairs by table size instead of top/second: ⌊players/2⌋ pairs, the i-th from the "
-                           "ends exchanging ⌊players/2⌋−i+1 cards (3 players: 1; 4–5: 2/1; 6–7: 3/2/1; 8: 4/3/2/1)")}
+                           "ends exchanging ⌊players/2⌋−i+1 cards (3 players: 1; 4–5: 2/1; 6–7: 3/2/1; 8: 4/3/2/1)"),
+          "keep_spade3": Param(False, "♠3 is never forced into the strongest-cards give: the lower player's strongest "
+                               "are judged without it, so it stays in the hand (a hand short of other cards gives "
+                               "fewer)"),
+          "give_back": Param(True, "the higher player may give back a card it has just received in this exchange; "
+                             "false: it gives back only cards it held before, as if both gave at once")}
+SPADE3: Final = 1  # ♠3's bit (card 0)
 
 
 def pairs(places, counts):
@@ -33,10 +42,41 @@ def breaks_ties(params) -> bool:
 def deal_queue(st, queue, params) -> tuple:
     """The gives at the start of a deal: each lower player's strongest cards first, then the returns."""
     first, back = [], []
+    kept = SPADE3 if params["keep_spade3"] else 0
     for low, high, n in pairs(st.previous_places, st.exchange_counts):
-        first.append(Pending(low, "give", n, ID, to=high, strongest=True))
+        first.append(Pending(low, "give", n, ID, to=high, strongest=True, withheld=kept))
         back.append(Pending(high, "give", n, ID, to=low))
     return queue + tuple(first + back)
+
+
+def _is_return(q, giver, to) -> bool:
+    """Is ``q`` the higher player's give back to ``giver`` (it was made by ``to``, the receiver of a give)?"""
+    return q.rule == ID and q.action == "give" and not q.strongest and q.seat == to and q.to == giver
+
+
+def on_give(st, p, cards, params):
+    """give_back: false: cards handed to a higher player (the strongest, or a request's answer) are withheld from its
+    give back to the same seat, still waiting in the queue."""
+    if params["give_back"]:
+        return st
+    queue = st.pending
+    for i, q in enumerate(queue):
+        if _is_return(q, p.seat, p.to):
+            q = q._replace(withheld=q.withheld | cards)
+            return replace(st, pending=queue[:i] + (q,) + queue[i + 1:])
+    return st
+
+
+def judge_give(st, p, cards, params):
+    """Why a give of this rule may not include ``cards`` (a card it withholds), or None."""
+    kept = cards & p.withheld
+    if p.rule != ID or not kept:
+        return None
+    if p.strongest:
+        return Rejection("spade3_kept", f"♠3 is never part of the strongest-cards give (exchange.keep_spade3): give "
+                         f"the {p.count} strongest cards without it", ID)
+    return Rejection("given_back", f"{' '.join(codes(kept))} was received in this exchange and may not be given back "
+                     "(exchange.give_back: false): give back cards held before the exchange", ID)
 
 
 def exchange_counts(st, places, counts, params) -> tuple:

@@ -9,7 +9,7 @@ from referee.effects import Cut, Revolution, SevenPass, Skip
 from referee.rules.attach_revolution import ClearLocks
 from referee.rules.suit_lock import Lock
 
-from .helpers import bad, game, only, play, with_other_hands_swapped
+from .helpers import bad, game, only, pass_, play, with_other_hands_swapped
 
 FINISHING = {"forbidden_finish", "capital_fall", "gekokujo"}  # what a verdict lists once a finish resolves
 
@@ -63,9 +63,10 @@ def test_forbidden_finish_is_set_on_every_play_that_could_not_be_the_last(cards,
 
 def test_forbidden_last_names_the_cards_no_legal_move_plays_alone_too():
     rules = only("nanko", "eight_cut", forbidden_finish={"joker": True, "strongest_rank": True, "cut": True})
-    st = game("nanko", [["S3", "H8", "C2", "JK1", "D9"], ["SK", "S5"]], rules)
+    st = game("nanko", [["S3", "H8", "C2", "JK1", "D9"], ["SK", "S5"], ["C4"]], rules)
     _, st = play(st, 0, "D9")
     _, st = play(st, 1, "SK")  # seat 0 may follow only with C2 or the joker: its 3 and 8 are no single play now
+    st = pass_(st, 2)
     assert {tuple(e.get("cards", ())) for e in legal_moves(st, 0)} == {(), ("C2",), ("JK1",)}
     assert forbidden_last(st, 0) == ["H8", "C2", "JK1"]
     st = game("uecda", [["S3", "C2", "JK1"], ["S4"]], only("uecda"))

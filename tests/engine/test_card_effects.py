@@ -20,7 +20,7 @@ def test_a_seven_gives_one_card_of_choice_to_the_next_player():
 
 
 def test_no_seven_no_gift():
-    st = game("nanko", [["S6", "S4"], ["H9"]], SEVEN)
+    st = game("nanko", [["S6", "S4"], ["H9"], ["C5"]], SEVEN)
     v, st = play(st, 0, "S6")
     assert v.effects == () and js(st)["pending"] == [] and js(st)["turn"] == 1
 
@@ -51,7 +51,7 @@ TEN = only("nanko", "ten_discard")
 
 
 def test_a_ten_discards_one_card_of_choice():
-    st = game("nanko", [["ST", "S4", "SK"], ["HA"]], TEN)
+    st = game("nanko", [["ST", "S4", "SK"], ["HA"], ["C5"]], TEN)
     v, st = play(st, 0, "ST")
     assert pending(st) == [(0, "discard", 1, "ten_discard")]
     bad(st, move(0, "discard", ["S4", "SK"]), "wrong_count")
@@ -60,7 +60,7 @@ def test_a_ten_discards_one_card_of_choice():
 
 
 def test_no_ten_no_discard():
-    st = game("nanko", [["S9", "S4"], ["HA"]], TEN)
+    st = game("nanko", [["S9", "S4"], ["HA"], ["C5"]], TEN)
     v, st = play(st, 0, "S9")
     assert js(st)["pending"] == []
 
@@ -157,12 +157,12 @@ def test_bloody_mary_uses_the_reversed_order_in_force():
 
 
 def test_two_or_four_queens_are_no_bloody_mary():
-    st = game("nanko", [["SQ", "HQ", "S4"], ["H2", "HA"]], BM)
+    st = game("nanko", [["SQ", "HQ", "S4"], ["H2", "HA"], ["C5", "CK"]], BM)
     v, st = play(st, 0, "SQ", "HQ")
-    assert v.effects == () and hand(st, 1) == {"H2", "HA"}
-    st = game("nanko", [["SQ", "HQ", "DQ", "CQ", "S4"], ["H2", "HA"]], BM)
+    assert v.effects == () and hand(st, 1) == {"H2", "HA"} and hand(st, 2) == {"C5", "CK"}
+    st = game("nanko", [["SQ", "HQ", "DQ", "CQ", "S4"], ["H2", "HA"], ["C5", "CK"]], BM)
     v, st = play(st, 0, "SQ", "HQ", "DQ", "CQ")
-    assert v.effects == () and hand(st, 1) == {"H2", "HA"}
+    assert v.effects == () and hand(st, 1) == {"H2", "HA"} and hand(st, 2) == {"C5", "CK"}
 
 
 # --- resurrection ---------------------------------------------------------------------------------------------
@@ -199,7 +199,7 @@ def test_a_single_four_takes_nothing():
 
 
 def test_two_fours_on_an_empty_pile_take_nothing():
-    st = game("nanko", [["S4", "H4", "S9"], ["H5", "D6"]], RES)
+    st = game("nanko", [["S4", "H4", "S9"], ["H5", "D6"], ["C5"]], RES)
     v, st = play(st, 0, "S4", "H4")
     assert js(st)["pending"] == [] and js(st)["turn"] == 1
 
@@ -255,7 +255,7 @@ def test_more_fives_than_other_players_come_back_to_the_player():
 
 
 def test_giving_or_taking_without_a_pending_decision_is_not_allowed():
-    st = game("nanko", [["S7", "S4", "SK"], ["H9", "HA"]], SEVEN)
+    st = game("nanko", [["S7", "S4", "SK"], ["H9", "HA"], ["C5"]], SEVEN)
     bad(st, move(0, "give", ["S4"]), "not_allowed")
     bad(st, move(0, "take", ["S4"]), "not_allowed")
 

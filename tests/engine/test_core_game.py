@@ -8,10 +8,9 @@ from referee import actors, advance, instantiate, new_game, next_deal, state_to_
 from referee.core import Game
 from referee.legal import options
 from referee.moves import Move
-from referee.presets import PRESETS
 from referee.verdict import Verdict
 
-from .test_properties import PROFILE, SWITCHES, random_proposal
+from .test_properties import PROFILE, SWITCHES, random_proposal, seated
 
 
 def same(a, b) -> bool:
@@ -19,9 +18,9 @@ def same(a, b) -> bool:
 
 
 @PROFILE
-@given(preset=hs.sampled_from(sorted(PRESETS)), seed=hs.integers(0, 10 ** 6), players=hs.integers(2, 6),
-       switches=SWITCHES)
-def test_a_game_played_in_place_passes_through_the_states_advance_makes(preset, seed, players, switches):
+@given(seats=seated(2, 6), seed=hs.integers(0, 10 ** 6), switches=SWITCHES)
+def test_a_game_played_in_place_passes_through_the_states_advance_makes(seats, seed, switches):
+    preset, players = seats
     st, _ = new_game(preset, switches, [f"p{i}" for i in range(players)], seed)
     start = state_to_json(st)
     game = Game(st)

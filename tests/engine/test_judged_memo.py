@@ -11,10 +11,9 @@ from referee.legal import options
 from referee.moves import Move, parse_move
 from referee.play import _judge, judge_play
 from referee.view import table_of
-from referee.presets import PRESETS
 from referee.rules.base import Rejection
 
-from .test_properties import PROFILE, SWITCHES, random_proposal, walk
+from .test_properties import PROFILE, SWITCHES, random_proposal, seated, walk
 
 
 @contextmanager
@@ -57,9 +56,9 @@ def check_position(st, seat, rng):
 
 
 @PROFILE
-@given(preset=hs.sampled_from(sorted(PRESETS)), seed=hs.integers(0, 10 ** 6), players=hs.integers(2, 6),
-       switches=SWITCHES)
-def test_memoised_judgements_and_legal_moves_equal_fresh_ones(preset, seed, players, switches):
+@given(seats=seated(2, 6), seed=hs.integers(0, 10 ** 6), switches=SWITCHES)
+def test_memoised_judgements_and_legal_moves_equal_fresh_ones(seats, seed, switches):
+    preset, players = seats
     st, _ = new_game(preset, switches, [f"p{i}" for i in range(players)], seed)
     rng = random.Random(seed)
 

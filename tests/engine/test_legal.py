@@ -22,14 +22,25 @@ def two_player_deal_over(preset, rules):
     return st
 
 
+def three_player_deal_over(preset, rules):
+    """Seat 0 goes out first, seat 1 second, seat 2 is last (nanko is played by 3 to 6)."""
+    st = game(preset, [["S3"], ["S4"], ["S5"]], rules)
+    _, st = play(st, 0, "S3")
+    _, st = play(st, 1, "S4")
+    assert st.phase == "deal_over" and [p.place for p in st.players] == [1, 2, 3]
+    return st
+
+
 def test_a_give_back_of_three_from_a_big_hand_is_one_entry_and_every_choice_is_legal():
-    # issue 9 fault 5: nanko {exchange: {top: 3}}, 2 players, the top owes 3 cards from its hand
+    # issue 9 fault 5: nanko {exchange: {top: 3}}, the top owes 3 cards from its hand (3 players: only the top and
+    # the bottom exchange; the middle player's hand plays no part)
     rules = only("nanko", exchange={"top": 3, "second": 1})
-    st = two_player_deal_over("nanko", rules)
-    top, bottom = [p.seat for p in sorted(st.players, key=lambda p: p.place)]
-    hands = [None, None]
+    st = three_player_deal_over("nanko", rules)
+    top, middle, bottom = [p.seat for p in sorted(st.players, key=lambda p: p.place)]
+    hands = [None, None, None]
     hands[top] = ALL[:21] + ["S2", "H2", "D2"]
     hands[bottom] = ALL[24:36] + ["SA", "HA", "C2"]  # its 3 strongest are given at once
+    hands[middle] = ALL[36:40]
     st, _ = next_deal(st, hands=hands)
     legal = legal_moves(st, top)
     assert len(legal) == 1

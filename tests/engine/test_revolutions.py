@@ -8,31 +8,31 @@ REV = only("nanko", revolution={"min_group": 4, "min_stairs": 4}, stairs={"compa
 # --- revolution -------------------------------------------------------------------------------------------------
 
 def test_four_of_a_kind_reverses_the_order():
-    st = game("nanko", [["S6", "H6", "D6", "C6", "SK", "S3"], ["H5", "H7", "HA"]], REV)
+    st = game("nanko", [["S6", "H6", "D6", "C6", "SK", "S3"], ["H5", "H7", "HA"], ["C9"]], REV)
     v, st = play(st, 0, "S6", "H6", "D6", "C6")
     assert "revolution" in v.effects
     assert js(st)["revolution"] is True and js(st)["order"] == "reversed"
-    st = passes(st, 1)
+    st = passes(st, 1, 2)
     _, st = play(st, 0, "SK")
     refuse(st, 1, ["HA"], "too_weak")         # A is weaker than K now
     play(st, 1, "H7")
 
 
 def test_three_of_a_kind_is_no_revolution():
-    st = game("nanko", [["S6", "H6", "D6", "SK"], ["H5"]], REV)
+    st = game("nanko", [["S6", "H6", "D6", "SK"], ["H5"], ["C9"]], REV)
     v, st = play(st, 0, "S6", "H6", "D6")
     assert v.effects == () and js(st)["revolution"] is False
 
 
 def test_a_second_revolution_restores_the_normal_order():
-    st = game("nanko", [["S6", "H6", "D6", "C6", "SK"], ["S5", "H5", "D5", "C5", "HA"]], REV)
+    st = game("nanko", [["S6", "H6", "D6", "C6", "SK"], ["S5", "H5", "D5", "C5", "HA"], ["C9"]], REV)
     _, st = play(st, 0, "S6", "H6", "D6", "C6")
     v, st = play(st, 1, "S5", "H5", "D5", "C5")      # weaker group beats in reversed order
     assert "revolution" in v.effects and js(st)["order"] == "normal"
 
 
 def test_a_joker_counts_toward_the_revolution():
-    st = game("nanko", [["S6", "H6", "D6", "JK1", "SK"], ["H5"]], REV)
+    st = game("nanko", [["S6", "H6", "D6", "JK1", "SK"], ["H5"], ["C9"]], REV)
     v, st = play(st, 0, "S6", "H6", "D6", "JK1")
     assert "revolution" in v.effects and v.reading == {"JK1": "C6"}
 
@@ -47,13 +47,16 @@ def test_uecda_stairs_need_five_for_a_revolution():
 
 
 def test_a_revolution_lasts_over_flushes_but_not_into_the_next_deal():
-    st = game("nanko", [["S6", "H6", "D6", "C6", "SK"], ["H5", "HA"]], REV)
+    st = game("nanko", [["S6", "H6", "D6", "C6", "SK"], ["H5", "HA"], ["C9"]], REV)
     _, st = play(st, 0, "S6", "H6", "D6", "C6")
-    st = passes(st, 1)
+    st = passes(st, 1, 2)
     assert js(st)["field"] is None and js(st)["revolution"] is True
-    _, st = play(st, 0, "SK")
-    assert js(st)["phase"] == "deal_over"
-    st = deal_again(st, [["S9"], ["H5", "HA"]])
+    _, st = play(st, 0, "SK")                          # seat 0 goes out, the revolution still in force
+    _, st = play(st, 1, "H5")                          # a 5 beats K reversed; C9 does not beat it
+    st = passes(st, 2)
+    _, st = play(st, 1, "HA")
+    assert js(st)["phase"] == "deal_over" and js(st)["revolution"] is True
+    st = deal_again(st, [["S9"], ["H5", "HA"], ["C9"]])
     assert js(st)["revolution"] is False and js(st)["order"] == "normal"
 
 
@@ -65,7 +68,7 @@ NUKE = only("nanko", "great_revolution", "nuclear_bomb", revolution={"min_group"
 
 
 def test_five_cards_make_a_great_revolution_that_raises_the_threshold():
-    st = game("nanko", [["S6", "H6", "D6", "C6", "JK1", "SK"], ["S5", "H5", "D5", "C5", "HA"]], GREAT)
+    st = game("nanko", [["S6", "H6", "D6", "C6", "JK1", "SK"], ["S5", "H5", "D5", "C5", "HA"], ["C9"]], GREAT)
     v, st = play(st, 0, "S6", "H6", "D6", "C6", "JK1")
     assert "great_revolution" in v.effects
     assert js(st)["revolution"] is True and js(st)["revolution_min"] == 5
@@ -81,14 +84,14 @@ def test_after_a_great_revolution_four_cards_no_longer_revolt():
 
 
 def test_four_cards_with_great_revolution_on_are_a_plain_revolution():
-    st = game("nanko", [["S6", "H6", "D6", "C6", "SK"], ["H5"]], GREAT)
+    st = game("nanko", [["S6", "H6", "D6", "C6", "SK"], ["H5"], ["C9"]], GREAT)
     v, st = play(st, 0, "S6", "H6", "D6", "C6")
     assert "revolution" in v.effects and "great_revolution" not in v.effects
     assert js(st)["revolution_min"] == 0
 
 
 def test_six_cards_make_a_nuclear_bomb():
-    st = game("nanko", [["S3", "S4", "S5", "S6", "S7", "S8", "HK"], ["HA"]], NUKE)
+    st = game("nanko", [["S3", "S4", "S5", "S6", "S7", "S8", "HK"], ["HA"], ["C9"]], NUKE)
     v, st = play(st, 0, "S3", "S4", "S5", "S6", "S7", "S8")
     assert "nuclear_bomb" in v.effects and js(st)["revolution"] is True and js(st)["revolution_min"] == 6
 
@@ -103,7 +106,7 @@ def test_after_a_nuclear_bomb_five_cards_no_longer_revolt():
 
 
 def test_a_nuclear_bomb_needs_six_cards():
-    st = game("nanko", [["S3", "S4", "S5", "S6", "S7", "HK"], ["HA"]], NUKE)
+    st = game("nanko", [["S3", "S4", "S5", "S6", "S7", "HK"], ["HA"], ["C9"]], NUKE)
     v, st = play(st, 0, "S3", "S4", "S5", "S6", "S7")
     assert "nuclear_bomb" not in v.effects and "great_revolution" in v.effects
 
@@ -178,7 +181,7 @@ def test_jack_back_during_a_revolution_gives_the_normal_order():
 
 
 def test_nanko_jack_back_may_be_declined():
-    st = game("nanko", [["SJ", "S4"], ["HQ", "HT"]], JB_OPT)
+    st = game("nanko", [["SJ", "S4"], ["HQ", "HT"], ["C9"]], JB_OPT)
     v, st2 = play(st, 0, "SJ", decline=["jack_back"])
     assert v.effects == () and js(st2)["jack_back"] is False
     play(st2, 1, "HQ")
@@ -238,10 +241,14 @@ def test_going_out_with_four_threes_is_allowed_the_order_before_the_play_counts(
 
 
 def test_the_revolution_threshold_resets_at_the_next_deal():
-    st = game("nanko", [["S3", "S4", "S5", "S6", "S7"], ["HA", "H9"]], GREAT)
-    _, st = play(st, 0, "S3", "S4", "S5", "S6", "S7")
+    st = game("nanko", [["S3", "S4", "S5", "S6", "S7"], ["HA", "H9"], ["C4"]], GREAT)
+    _, st = play(st, 0, "S3", "S4", "S5", "S6", "S7")      # a great revolution: seat 0 goes out first
+    assert js(st)["revolution_min"] == 5
+    st = passes(st, 1, 2)
+    _, st = play(st, 1, "H9")
+    _, st = play(st, 2, "C4")                              # 4 beats 9 reversed: seat 2 second, seat 1 last
     assert js(st)["phase"] == "deal_over"
-    st = deal_again(st, [["S9", "H9", "D9", "C9", "SK"], ["HA", "H4"]])
+    st = deal_again(st, [["S9", "H9", "D9", "C9", "SK"], ["HA", "H4"], ["C5"]])
     assert js(st)["revolution_min"] == 0 and js(st)["revolution"] is False
     assert js(st)["turn"] == 1                              # the previous last leads
     _, st = play(st, 1, "H4")

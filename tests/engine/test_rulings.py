@@ -137,7 +137,7 @@ def test_10_6_an_open_joker_rank_takes_the_stronger_end_in_reversed_order():
 
 
 def test_10_7_a_lone_joker_cannot_carry_as():
-    st = game("nanko", [["JK1", "S9"], ["H4"]], only("nanko"))
+    st = game("nanko", [["JK1", "S9"], ["H4"], ["D7"]], only("nanko"))
     st = replace(st, turn=0)
     refuse(st, 0, ["JK1"], "invalid_cards", as_={"JK1": "S5"})
     v, st = play(st, 0, "JK1")
@@ -157,7 +157,7 @@ def test_10_8_a_partial_lock_on_several_shared_suits_needs_all_of_them():
 
 def test_10_9_without_as_the_reading_that_forms_a_lock_wins():
     rules = only("nanko", "suit_lock")
-    st = game("nanko", [["S5", "C5", "S9"], ["S6", "JK1", "SK"]], rules)
+    st = game("nanko", [["S5", "C5", "S9"], ["S6", "JK1", "SK"], ["D9"]], rules)
     st = replace(st, turn=0)
     _, st = play(st, 0, "S5", "C5")
     v, st = play(st, 1, "S6", "JK1")

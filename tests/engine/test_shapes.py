@@ -98,7 +98,7 @@ def test_a_joker_fills_a_group_and_the_reading_is_reported():
 
 
 def test_a_joker_in_stairs_takes_the_only_possible_card():
-    st = game("nanko", [["S5", "JK1", "S7", "S9"], ["H7"]], SHIFT)
+    st = game("nanko", [["S5", "JK1", "S7", "S9"], ["H7"], ["D9"]], SHIFT)
     v, st = play(st, 0, "S5", "JK1", "S7")
     assert v.reading == {"JK1": "S6"}
     assert js(st)["field"]["as"] == {"JK1": "S6"}
@@ -106,7 +106,7 @@ def test_a_joker_in_stairs_takes_the_only_possible_card():
 
 def test_an_ambiguous_joker_gets_the_strongest_reading():
     # S5 S6 JK1 is S4-5-6 or S5-6-7: the referee picks the stronger S7
-    st = game("nanko", [["S5", "S6", "JK1", "S9"], ["H6", "H7", "H8", "HK"]], SHIFT)
+    st = game("nanko", [["S5", "S6", "JK1", "S9"], ["H6", "H7", "H8", "HK"], ["D9"]], SHIFT)
     v, st = play(st, 0, "S5", "S6", "JK1")
     assert v.reading == {"JK1": "S7"}
     # lo is now 5: H6-7-8 (lo 6) beats it
@@ -114,7 +114,7 @@ def test_an_ambiguous_joker_gets_the_strongest_reading():
 
 
 def test_an_explicit_as_reading_is_used():
-    st = game("nanko", [["S5", "S6", "JK1", "S9"], ["H5", "H6", "H7", "HK"]], SHIFT)
+    st = game("nanko", [["S5", "S6", "JK1", "S9"], ["H5", "H6", "H7", "HK"], ["D9"]], SHIFT)
     v, st = play(st, 0, "S5", "S6", "JK1", as_={"JK1": "S4"})
     assert v.reading == {"JK1": "S4"}
     # the field is S4-5-6 (lo 4), so H5-6-7 now beats it
@@ -122,7 +122,7 @@ def test_an_explicit_as_reading_is_used():
 
 
 def test_an_impossible_as_reading_is_invalid_cards():
-    st = game("nanko", [["S5", "S6", "JK1", "S9"], ["H7"]], SHIFT)
+    st = game("nanko", [["S5", "S6", "JK1", "S9"], ["H7"], ["D9"]], SHIFT)
     refuse(st, 0, ["S5", "S6", "JK1"], "invalid_cards", as_={"JK1": "S9"})
 
 
@@ -219,7 +219,7 @@ def test_stairs_switched_off_are_no_shape():
 
 
 def test_stairs_must_be_one_suit():
-    st = game("nanko", [["S4", "H5", "S6", "S9"], ["H9"]], SHIFT)
+    st = game("nanko", [["S4", "H5", "S6", "S9"], ["H9"], ["D9"]], SHIFT)
     refuse(st, 0, ["S4", "H5", "S6"], "invalid_cards")
 
 

@@ -55,7 +55,7 @@ def test_a_field_card_also_in_a_hand_is_refused():
 
 def test_the_field_is_read_with_the_rulesets_stairs_minimum():
     rules = {"stairs": {"min_length": 4, "compare": "shift"}}
-    st = game("nanko", [["S3", "S4", "S5", "S6", "S7"], ["H5", "H6"]], rules)
+    st = game("nanko", [["S3", "S4", "S5", "S6", "S7"], ["H5", "H6"], ["D9"]], rules)
     _, st = play(st, 0, "S4", "S5", "S6", "S7")
     obj = js(st)
     assert state_to_json(state_from_json(obj)) == obj

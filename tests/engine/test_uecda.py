@@ -173,7 +173,7 @@ def test_a_lead_pass_is_refused_without_lead_pass():
     from .helpers import bad, move
     verdict = bad(st, move(0, "pass"), "must_play")
     assert verdict.rule == "lead_pass"
-    st = game("nanko", [["S3", "D4"], ["D5", "H3"]])
+    st = game("nanko", [["S3", "D4"], ["D5", "H3"], ["C9"]])
     bad(st, move(0, "pass"), "must_play")
 
 

@@ -171,9 +171,9 @@ def test_with_again_keeps_a_second_jack_leaves_the_order_reversed():
 
 # --- exchange by table size (exchange.by_size) ----------------------------------------------------------------------
 
-def _after_one_deal(players: int, rules) -> dict:
+def _after_one_deal(players: int, rules, preset: str = "nanko") -> dict:
     """The second deal's state after a first deal in which seat i finished i-th."""
-    st = deal_in_seat_order("nanko", rules, players)
+    st = deal_in_seat_order(preset, rules, players)
     deck = ["H3", "D3", "C3", "H4", "D4", "C4", "H5", "D5", "C5", "H6", "D6", "C6", "H7", "D7", "C7", "H8", "D8",
             "C8", "H9", "D9", "C9", "HT", "DT", "CT", "HJ", "DJ", "CJ", "HQ", "DQ", "CQ", "HK", "DK", "CK", "HA",
             "DA", "CA", "H2", "D2"]
@@ -196,7 +196,8 @@ def test_by_table_size_three_players_exchange_one_card():
 
 
 def test_by_table_size_eight_players_exchange_four_three_two_one():
-    assert _after_one_deal(8, only("nanko", exchange={"by_size": True}))["exchange_counts"] == [4, 3, 2, 1]
+    # nanko is played by 3 to 6 (RULES.md §8): eight seats are a uecda (or gekifugo) table
+    assert _after_one_deal(8, only("uecda", exchange={"by_size": True}), "uecda")["exchange_counts"] == [4, 3, 2, 1]
 
 
 def test_without_by_size_middle_pairs_never_exchange():

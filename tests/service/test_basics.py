@@ -66,6 +66,18 @@ def test_create_game_rejects_bad_input(client):
             assert r.json["error"]["code"] == code, (body, r.json)
 
 
+def test_a_seat_count_the_preset_is_not_played_by_is_a_400_naming_the_preset_and_the_range(client):
+    for preset, n, named in [("nanko", 2, "nanko is played by 3 to 6"), ("nanko", 7, "nanko is played by 3 to 6"),
+                             ("uecda", 9, None), ("gekifugo", 1, None)]:
+        r = client.post("/v1/games", {"preset": preset, "players": [{"name": f"p{i}"} for i in range(n)]})
+        assert r.status_code == 400, (preset, n, r.json)
+        code, message = r.json["error"]["code"], r.json["error"]["message"]
+        if named:  # 1 or 9 players: the schema's bounds (2 to 8) answer first
+            assert code == "bad_seat_count" and named in message and f"not {n}" in message
+    assert client.get("/v1/rules").json["seats"]["nanko"] == {"min": 3, "max": 6}
+    assert client.post("/v1/games", {"preset": "nanko", "players": [{"name": f"p{i}"} for i in range(3)]}).status_code == 201
+
+
 def test_unknown_game_is_404(client):
     g = client.create()
     for path in ("", "/events", "/replay?seq=0", "/legal-moves?seat=0", "/stream"):

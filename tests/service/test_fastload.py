@@ -14,7 +14,7 @@ VALID = {  # a body each schema accepts: the random bodies are it with keys drop
     schemas.MoveRequestSchema: MOVE,
     schemas.DealSchema: {"hands": [["S3"], ["H4"]]},
     schemas.HandsCorrectionSchema: {"hands": [["S3"], None]},
-    schemas.CreateGameSchema: {"preset": "nanko", "players": [{"name": "a"}, {"name": "b"}], "seed": 3},
+    schemas.CreateGameSchema: {"preset": "nanko", "players": [{"name": "a"}, {"name": "b"}, {"name": "c"}], "seed": 3},
     schemas.AfterQuery: {"after": 3},
     schemas.SeatQuery: {"seat": 1},
 }

@@ -191,6 +191,29 @@ def test_create_form_lists_rules_with_japanese_names(page, live):
     assert "no_such_rule" in page.inner_text("#create-error")
 
 
+def test_the_seat_buttons_keep_to_the_presets_seats(page, live):
+    """nanko is played by 3 to 6 (GET /v1/rules seats): the form neither adds a 7th seat nor removes the 3rd, and
+    switching preset fits the seats to the new range."""
+    page.goto("/")
+    wait_ready(page)
+    page.select_option("#preset", "nanko")
+    rows, add, remove = page.locator(".seatrow"), page.locator("#add-seat"), page.locator("#remove-seat")
+    assert rows.count() == 4 and "3 to 6" in page.inner_text("#seat-range")
+    page.click("#add-seat")
+    page.click("#add-seat")
+    assert rows.count() == 6 and add.is_disabled() and not remove.is_disabled()
+    page.select_option("#preset", "uecda")
+    assert rows.count() == 6 and not add.is_disabled() and "2 to 8" in page.inner_text("#seat-range")
+    page.click("#add-seat")
+    page.click("#add-seat")
+    assert rows.count() == 8 and add.is_disabled()
+    page.select_option("#preset", "nanko")
+    assert rows.count() == 6
+    for _ in range(3):
+        page.click("#remove-seat")
+    assert rows.count() == 3 and remove.is_disabled()
+
+
 def test_a_variant_is_set_from_the_rules_list(page, live):
     """A rule's parameters sit under it, at the preset's values, shown while the rule is on; changed ones are sent."""
     page.goto("/")
