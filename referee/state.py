@@ -15,9 +15,9 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-# Player, Field and State are dataclasses with a hand-written __init__: compiled, a dataclass's generated __init__
-# is interpreted and several times slower to call, while its generated __eq__, __hash__ and __repr__ are only read
-# by tests and logs. The rarer parts are named tuples, built on hot paths by ``new_tuple(Cls, (every field, ...))``:
+# Player and Field are dataclasses with a hand-written __init__: compiled, a dataclass's generated __init__ is
+# interpreted and several times slower to call, while its generated __eq__, __hash__ and __repr__ are only read by
+# tests and logs. The rarer parts are named tuples, built on hot paths by ``new_tuple(Cls, (every field, ...))``:
 # a named tuple's generated __new__ is interpreted too.
 new_tuple: Final = tuple.__new__
 
