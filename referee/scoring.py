@@ -40,9 +40,11 @@ def standing(places: list[int], seats: list[int], forbidden: int = 0) -> dict:
     """One entrant's line of a tournament or league: ``places[i]`` at a table of ``seats[i]``.
 
     deals, mean place with its 95% interval, share of first places, UECda points (total, mean) and
-    forbidden finishes; numbers rounded to 3 places."""
+    forbidden finishes; numbers rounded to 3 places. The interval is clipped to the places there are (1 to the
+    largest table): the normal approximation overshoots them when nearly every place is the same."""
     k = len(places)
     mean, low, high = mean_ci95([float(p) for p in places])
+    low, high = max(1.0, low), min(float(max(seats)), high)
     points = sum(uecda_points(p, n) for p, n in zip(places, seats))
     return {"deals": k, "mean_place": round(mean, 3), "ci95": [round(low, 3), round(high, 3)],
             "first_share": round(sum(1 for p in places if p == 1) / k, 3), "points": points,

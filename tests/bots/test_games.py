@@ -256,7 +256,7 @@ def test_the_tournament_command_ends_with_one_json_line(capsys):
     last = json.loads(out.strip().splitlines()[-1])
     assert last["preset"] == "nanko" and last["deals"] == 4
     assert set(last["bots"]) == {"mc", "greedy", "random"}
-    assert set(last["bots"]["mc"]) == {"mean_place", "ci95", "first_share"}
+    assert set(last["bots"]["mc"]) == {"mean_place", "ci95", "first_share", "points", "mean_points"}
     assert "4/4 deals" in err
 
 
