@@ -56,9 +56,10 @@ class Server:
         for attempt in range(RETRIES + 1):
             try:
                 r = self.http.request(method, self.base + path, json=body, headers=headers, timeout=self.timeout)
-            except requests.ConnectionError as exc:
-                if attempt == RETRIES:
-                    raise LeagueError(f"the referee at {self.base} cannot be reached: {exc}") from None
+            except requests.RequestException as exc:
+                # a lost connection is retried; a timeout only for a read (a new game might exist already)
+                if attempt == RETRIES or not (isinstance(exc, requests.ConnectionError) or method == "GET"):
+                    raise LeagueError(f"{method} {path}: the referee at {self.base} did not answer: {exc}") from None
                 time.sleep(min(5.0, 0.2 * 2 ** attempt))
                 continue
             if r.status_code in ok:
