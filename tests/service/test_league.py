@@ -81,3 +81,35 @@ def test_a_league_stops_with_a_clear_error_when_a_registered_bot_does_not_play(f
     assert f"(@{name}) — is the registered bot's process running?" in out.stderr
     out = _league(procs, base, "--seat", "@nobody-here", "--seat", "random", "--deals", "1", "--no-progress")
     assert out.returncode == 1 and "unknown_bot" in out.stderr
+
+
+def test_a_league_interrupted_deletes_its_unfinished_games(fault_env):
+    import signal
+
+    from service.bot_accounts import BotAccounts
+    from service.redis_conn import connect
+
+    settings, procs = fault_env
+    port = free_port()
+    procs.api("api", port)
+    procs.worker("worker")
+    base = f"http://127.0.0.1:{port}"
+    name = f"gone-{secrets.token_hex(3)}"
+    assert requests.post(f"{base}/v1/bots", json={"name": name}, timeout=10).status_code == 201
+    accounts = BotAccounts(connect(settings.redis_url), settings.key_prefix)
+    league = subprocess.Popen([sys.executable, "-m", "cli", "tournament", "--server", base, "--seat", f"@{name}",
+                               "--seat", "random", "--seat", "random", "--deals", "4", "--match-deals", "2",
+                               "--parallel", "2", "--no-progress"], cwd=str(ROOT), env=procs.env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        games = wait_for("both matches' games", lambda: len(accounts.games(name)) == 2 and accounts.games(name),
+                         timeout=60)
+        league.send_signal(signal.SIGINT)  # the bot never plays: both deals wait for it
+        _, err = league.communicate(timeout=60)
+    finally:
+        if league.poll() is None:
+            league.kill()
+    assert league.returncode == 130 and "interrupted" in err, err
+    for gid in games:  # a game that exists answers 401 without a token; a deleted one 404
+        r = requests.get(f"{base}/v1/games/{gid}", timeout=10)
+        assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_game", gid
