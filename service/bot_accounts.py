@@ -1,6 +1,7 @@
-"""Registered bots: accounts with a bot token (stored hashed), the games each one sits in, and its wake-up stream.
+"""Registered bots: accounts with a bot token (stored hashed), the games each one sits in, its wake-up stream and
+its recent results.
 
-Keys (single-key commands only, so Redis Cluster works; one hash tag per bot):
+Keys (single-key commands, or one script over one bot's keys, so Redis Cluster works; one hash tag per bot):
 
 - ``<prefix>:bots:{<name>}`` hash: ``token`` (sha-256 of the bot token), ``created``;
 - ``<prefix>:bot-token:<hash>``: the bot's name, to find the bot a bearer token belongs to;
