@@ -1295,6 +1295,7 @@ function renderBots() {
     tr.dataset.bot = b.name;
     tr.innerHTML = `<td><strong>${escapeHtml(b.name)}</strong> <code>${escapeHtml(b.seat)}</code></td>` +
       `<td>${b.deals}</td><td>${num(b.mean_place)}</td><td>${b.points}</td><td>${num(b.mean_points)}</td><td class="recent"></td>`;
+    $$("td", tr).forEach((td, i) => { if (i >= 1 && i <= 4) td.dataset.label = t(["deals", "mean_place", "points", "mean_points"][i - 1]); });
     const cell = $(".recent", tr);
     for (const r of b.recent) {
       const chip = document.createElement("span");

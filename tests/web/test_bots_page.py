@@ -1,5 +1,5 @@
 """The page's "Bots" view: reachable from the start screen, it lists the registered bots (GET /v1/bots) with
-their summary and recent results, in both languages, under the page's CSP."""
+their summary and recent results, in both languages, under the page's CSP, on a laptop and on a phone."""
 from __future__ import annotations
 
 import secrets
@@ -12,7 +12,8 @@ from service.redis_conn import connect
 from .test_page import wait_ready
 
 
-def test_the_bots_view_lists_registered_bots_and_their_recent_results(page, live):
+def test_the_bots_view_lists_registered_bots_and_their_recent_results(screen, live):
+    page = screen
     name = f"pagebot-{secrets.token_hex(3)}"
     bot = requests.post(f"{live.base}/v1/bots", json={"name": name}, timeout=10).json()
     accounts = BotAccounts(connect(live.redis_url, decode=True), live.prefix)
@@ -34,3 +35,5 @@ def test_the_bots_view_lists_registered_bots_and_their_recent_results(page, live
     page.click("#lang")
     assert page.locator("#bots-table th").nth(2).inner_text() == "1局あたりの順位"
     assert row.locator(".recent .chip").first.inner_text() == "4人中3位・uecda・2局目"
+    # on a phone too the list fits the width: no sideways scrolling
+    assert page.evaluate("() => { const m = document.querySelector('main'); return m.scrollWidth <= m.clientWidth; }")
