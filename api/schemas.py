@@ -91,6 +91,11 @@ class BotStreamQuery(Schema):
     wait = fields.Float(load_default=300.0, validate=validate.Range(min=0, max=3600))
 
 
+class BotListQuery(Schema):
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    recent = fields.Integer(load_default=10, validate=validate.Range(min=0, max=50))  # bot_accounts.RESULTS_MAX
+
+
 class SeatQuery(Schema):
     seat = fields.Integer(load_default=None, allow_none=True)
 
@@ -119,6 +124,33 @@ class BotCreatedSchema(Schema):
     name = fields.String(required=True)
     seat = fields.String(required=True)  # what a game's player names as its "bot" to seat this one
     bot_token = fields.String(required=True)
+
+
+class BotResultSchema(Schema):
+    game_id = fields.String(required=True)
+    deal = fields.Integer(required=True)
+    preset = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    seats = fields.Integer(required=True)
+    place = fields.Integer(required=True)
+    points = fields.Integer(required=True)  # UECda scoring (referee/scoring.py)
+    finished_at = fields.Float(required=True)  # Unix time, seconds
+
+
+class BotSummarySchema(Schema):
+    name = fields.String(required=True)
+    seat = fields.String(required=True)
+    registered_at = fields.Float(required=True)
+    deals = fields.Integer(required=True)
+    mean_place = fields.Float(required=True, allow_none=True)
+    points = fields.Integer(required=True)
+    mean_points = fields.Float(required=True, allow_none=True)
+    recent = fields.List(fields.Nested(BotResultSchema), required=True)
+
+
+class BotListSchema(Schema):
+    count = fields.Integer(required=True)
+    bots = fields.List(fields.Nested(BotSummarySchema), required=True)
 
 
 class VerdictSchema(Schema):

@@ -229,6 +229,7 @@ class GameService:
                         time.sleep(self.fault_pause_s)  # test hook: a crash here must not lose the bot turn
                     self._enqueue(gid, w.seq, owed)
                     self._wake(gid, w.seq, new_state, rec.bots)
+                    self._results(gid, new_state, rec.bots)
                     view = state_json if viewer == TABLE else self.view(new_state, viewer)
                     return 200, {"verdict": vj, "seq": w.seq, "state": view}
             self.snapshots.drop(gid)
@@ -301,6 +302,7 @@ class GameService:
             w = self.store.append(gid, rec.seq, engine.state_to_json(new_state), events, owed=owed, over=over)
             if w.status == "ok":
                 self._wake(gid, w.seq, new_state, rec.bots)
+                self._results(gid, new_state, rec.bots)
                 return {"seq": w.seq, "state": self.view(new_state, viewer)}
             self._after_conflict(gid, w, None)
         raise Conflict("too much contention on this game, try again", code="busy")
@@ -377,6 +379,21 @@ class GameService:
                 self.accounts.wake(name, gid, seq)
             except Exception:  # noqa: BLE001 - the move is stored; the stream's rescan finds the turn
                 log.exception("game %s: could not wake bot @%s at seq %d", gid, name, seq)
+
+    def _results(self, gid: str, state, bots) -> None:
+        """When a write ends a deal, keep each seated registered bot's place in its recent results (GET /v1/bots).
+        Best effort, after the move is stored: the game itself stays the record of the deal."""
+        if state.phase != "deal_over" or not any(remote_name(b) for b in bots):
+            return
+        n = len(state.players)
+        for seat, bot in enumerate(bots):
+            name, place = remote_name(bot), state.players[seat].place
+            if name is None or place is None:
+                continue
+            try:
+                self.accounts.record_result(name, gid, state.deal, state.rules.preset or "custom", seat, n, place)
+            except Exception:  # noqa: BLE001 - the move is stored; only the bot's recent results miss the deal
+                log.exception("game %s: could not record the result of bot @%s", gid, name)
 
     def owed_turns(self, name: str) -> list[dict]:
         """Every turn the registered bot ``name`` owes now: game, seat, seq, the seat's view and its annotated

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from referee import InputError
 from referee.cards import cards_of, deck, parse_many
+from referee.scoring import uecda_points
 
 from . import protocol, status, tables
 from .conn import Fault
@@ -26,7 +27,6 @@ log = logging.getLogger("uecda.server")
 P = protocol.PLAYERS
 RULES = {"exchange": False}       # done on the protocol, see above
 SEAT_CHANGE_EVERY = 3
-POINTS = (5, 4, 3, 2, 1)          # by class 0..4
 
 
 @dataclass
@@ -312,7 +312,7 @@ class Match:
         aborted = self.view.get("ended_by") == "pass_abort"
         self.tally.aborted += aborted
         self.classes = [pl - 1 for pl in places]
-        points = [POINTS[c] for c in self.classes]
+        points = [uecda_points(c + 1, P) for c in self.classes]  # class 0..4 is place 1..5
         for p in range(P):
             self.tally.points[p] += points[p]
             self.tally.classes[p][self.classes[p]] += 1

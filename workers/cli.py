@@ -1,4 +1,5 @@
-"""The workers' commands for the ``referee`` console script: ``worker``, ``tournament``."""
+"""The workers' commands for the ``referee`` console script: ``worker``, ``tournament`` (in process, or a league on
+a running referee with ``--server``)."""
 from __future__ import annotations
 
 import json
@@ -13,16 +14,29 @@ def register(subparsers) -> None:
     worker.add_argument("--fork", action="store_true", help="fork a work horse per job (rq.Worker)")
     worker.set_defaults(func=cmd_worker)
 
-    t = subparsers.add_parser("tournament", help="bots play matches against each other; per-bot standings")
+    t = subparsers.add_parser(
+        "tournament", help="bots play matches against each other; per-bot standings (in this process, or on a "
+                           "running referee with --server: a league, where registered bots (@name) sit too)")
     t.add_argument("--preset", choices=sorted(PRESETS), default="uecda")
-    t.add_argument("--seats", required=True, help="comma-separated bot names, one per seat: mc,greedy,random,random")
+    t.add_argument("--seats", default=None, help="comma-separated bots, one per seat: mc,greedy,random,random")
+    t.add_argument("--seat", action="append", default=None, metavar="BOT",
+                   help="one seat (repeat it; instead of --seats): a built-in bot, or @name, a bot registered on "
+                        "the --server (POST /v1/bots) and played by its own process over its stream")
+    t.add_argument("--server", default=None, metavar="URL",
+                   help="play on this running referee (e.g. http://127.0.0.1:8000): its workers play the built-in "
+                        "bots with its settings; needed for @name seats")
     t.add_argument("--deals", type=int, default=100)
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--rules", type=json.loads, default=None, help='overrides as JSON, e.g. \'{"jack_back": true}\'')
     t.add_argument("--match-deals", type=int, default=10, help="deals per match (the exchange carries over)")
-    t.add_argument("--processes", type=int, default=None, help="parallel processes (default: the CPU count)")
-    t.add_argument("--mc-budget-ms", type=float, default=None, help="mc time budget per decision")
-    t.add_argument("--mc-playouts", type=int, default=None, help="mc playout cap per decision")
+    t.add_argument("--processes", type=int, default=None, help="parallel processes (default: the CPU count; "
+                                                               "not with --server)")
+    t.add_argument("--parallel", type=int, default=1, help="with --server: matches (games) played at once")
+    t.add_argument("--deal-timeout", type=float, default=600.0,
+                   help="with --server: seconds a deal may take before the league stops (a bot that is not running)")
+    t.add_argument("--mc-budget-ms", type=float, default=None, help="mc time budget per decision (not with "
+                                                                    "--server: REFEREE_MC_BUDGET_MS on the server)")
+    t.add_argument("--mc-playouts", type=int, default=None, help="mc playout cap per decision (not with --server)")
     t.add_argument("--no-progress", action="store_true")
     t.set_defaults(func=tournament_command)
 
@@ -71,16 +85,31 @@ def cmd_worker(args) -> int:
 
 def tournament_command(args) -> int:
     from workers import bots
-    from workers.tournament import run, table
+    from workers.tournament import last_line, run, table
 
-    seats = [s.strip() for s in args.seats.split(",") if s.strip()]
-    unknown = sorted(set(seats) - set(bots.names()))
+    if (args.seats is None) == (args.seat is None):
+        print("give the seats with --seats a,b,c,d or with --seat (repeated), not both", file=sys.stderr)
+        return 2
+    seats = [s.strip() for s in args.seats.split(",") if s.strip()] if args.seats is not None else \
+        [s.strip() for s in args.seat]
+    unknown = sorted({s for s in seats if s not in bots.names() and not (s.startswith("@") and len(s) > 1)})
     if unknown:
-        print(f"unknown bot {unknown[0]!r}; known: {', '.join(bots.names())}", file=sys.stderr)
+        print(f"unknown bot {unknown[0]!r}; known: {', '.join(bots.names())}, or @name for a registered bot",
+              file=sys.stderr)
         return 2
     lo, hi = SEATS[args.preset]
     if not lo <= len(seats) <= hi:
         print(f"{args.preset} is played by {lo} to {hi} players, not {len(seats)}", file=sys.stderr)
+        return 2
+    if args.deals < 1 or args.match_deals < 1:
+        print("--deals and --match-deals must be at least 1", file=sys.stderr)
+        return 2
+    if args.server:
+        return _league(args, seats)
+    registered = [s for s in seats if s.startswith("@")]
+    if registered:
+        print(f"{registered[0]} is a registered bot: it plays on a running referee; give --server URL",
+              file=sys.stderr)
         return 2
     mc = {}
     if args.mc_budget_ms is not None:
@@ -90,7 +119,31 @@ def tournament_command(args) -> int:
     summary = run(args.preset, seats, args.deals, args.seed, rules=args.rules, match_deals=args.match_deals,
                   processes=args.processes, options={"mc": mc}, show_progress=not args.no_progress)
     print(table(summary))
-    print(json.dumps({"preset": summary["preset"], "deals": summary["deals"],
-                      "bots": {k: {"mean_place": v["mean_place"], "ci95": v["ci95"], "first_share": v["first_share"]}
-                               for k, v in summary["bots"].items()}}))
+    print(json.dumps(last_line(summary)))
+    return 0
+
+
+def _league(args, seats: list[str]) -> int:
+    from workers.league import LeagueError, run
+    from workers.tournament import last_line, table
+
+    local = [flag for flag, value in (("--mc-budget-ms", args.mc_budget_ms), ("--mc-playouts", args.mc_playouts),
+                                      ("--processes", args.processes)) if value is not None]
+    if local:
+        print(f"{local[0]} does not apply with --server: the server's workers play the built-in bots with its own "
+              "settings (REFEREE_MC_BUDGET_MS, REFEREE_MC_PLAYOUTS, REFEREE_BOT_WORKERS)", file=sys.stderr)
+        return 2
+    try:
+        summary = run(args.server, args.preset, seats, args.deals, args.seed, rules=args.rules,
+                      match_deals=args.match_deals, parallel=args.parallel, deal_timeout=args.deal_timeout,
+                      show_progress=not args.no_progress)
+    except LeagueError as exc:
+        print(f"\nleague stopped: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\nleague stopped: interrupted; its unfinished games are deleted", file=sys.stderr)
+        return 130
+    print(f"league on {summary['server']}: games {' '.join(summary['games'])}")
+    print(table(summary))
+    print(json.dumps({**last_line(summary), "server": summary["server"], "games": summary["games"]}))
     return 0

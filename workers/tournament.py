@@ -9,13 +9,13 @@ result does not depend on the number of processes. The last line printed is one 
 """
 from __future__ import annotations
 
-import math
 import multiprocessing
 import random
 import sys
 import time
 
 from referee import actors, apply, legal_moves, new_game, next_deal, redact_event
+from referee.scoring import standing
 
 from .bots import make, wants_history
 from .bots.observer import ask
@@ -75,22 +75,17 @@ def play_match(task: dict) -> dict:
 
 
 def summarize(records: list[dict]) -> dict:
+    """Per bot name over every deal it played: referee.scoring.standing (mean place, 95% interval, UECda
+    points, ...). A record is ``{"places": [...], "bots": [...], "forbidden": [...]}``, one entry per seat."""
     per: dict[str, dict] = {}
     for rec in records:
+        n = len(rec["bots"])
         for s, name in enumerate(rec["bots"]):
-            b = per.setdefault(name, {"places": [], "forbidden": 0})
+            b = per.setdefault(name, {"places": [], "seats": [], "forbidden": 0})
             b["places"].append(rec["places"][s])
+            b["seats"].append(n)
             b["forbidden"] += rec["forbidden"][s]
-    out = {}
-    for name, b in sorted(per.items()):
-        xs = b["places"]
-        k = len(xs)
-        mean = sum(xs) / k
-        sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (k - 1)) if k > 1 else 0.0
-        half = 1.96 * sd / math.sqrt(k) if k > 1 else 0.0
-        out[name] = {"deals": k, "mean_place": round(mean, 3), "ci95": [round(mean - half, 3), round(mean + half, 3)],
-                     "first_share": round(sum(1 for x in xs if x == 1) / k, 3), "forbidden_finishes": b["forbidden"]}
-    return out
+    return {name: standing(b["places"], b["seats"], b["forbidden"]) for name, b in sorted(per.items())}
 
 
 def progress(done: int, total: int, started: float, out=None) -> None:
@@ -143,9 +138,17 @@ def run(preset: str, seats: list[str], deals: int, seed: int, rules=None, match_
 
 def table(summary: dict) -> str:
     lines = [f"preset {summary['preset']}, {summary['deals']} deals, seats {','.join(summary['seats'])}",
-             f"{'bot':<10} {'deals':>6} {'mean place':>11} {'95% CI':>17} {'1st share':>10} {'forbidden':>10}"]
+             f"{'bot':<16} {'deals':>6} {'mean place':>11} {'95% CI':>17} {'1st share':>10} {'points':>7} "
+             f"{'pts/deal':>9} {'forbidden':>10}"]
     for name, b in summary["bots"].items():
         ci = f"[{b['ci95'][0]:.3f}, {b['ci95'][1]:.3f}]"
-        lines.append(f"{name:<10} {b['deals']:>6} {b['mean_place']:>11.3f} {ci:>17} {b['first_share']:>10.3f} "
-                     f"{b['forbidden_finishes']:>10}")
+        lines.append(f"{name:<16} {b['deals']:>6} {b['mean_place']:>11.3f} {ci:>17} {b['first_share']:>10.3f} "
+                     f"{b['points']:>7} {b['mean_points']:>9.3f} {b['forbidden_finishes']:>10}")
     return "\n".join(lines)
+
+
+def last_line(summary: dict) -> dict:
+    """The one JSON object a tournament or league prints last."""
+    keys = ("mean_place", "ci95", "first_share", "points", "mean_points")
+    return {"preset": summary["preset"], "deals": summary["deals"],
+            "bots": {k: {f: v[f] for f in keys} for k, v in summary["bots"].items()}}

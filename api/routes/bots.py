@@ -1,4 +1,5 @@
-"""Registered bots: POST /v1/bots gives a bot its token; GET /v1/bots/stream sends the bot every move it owes."""
+"""Registered bots: POST /v1/bots gives a bot its token; GET /v1/bots lists the bots and their recent results;
+GET /v1/bots/stream sends the bot every move it owes."""
 import json
 import re
 import time
@@ -10,7 +11,7 @@ from service.names import name_problem
 
 from ..guards import settings
 from ..http import bearer, body, query, respond, service
-from ..schemas import BotCreatedSchema, BotStreamQuery, RegisterBotSchema
+from ..schemas import BotCreatedSchema, BotListQuery, BotListSchema, BotStreamQuery, RegisterBotSchema
 from ..streams import sse_response
 
 bp = Blueprint("bots", __name__, url_prefix="/v1/bots")
@@ -31,6 +32,14 @@ def register():
     if token is None:
         raise Conflict(f"the bot name {name!r} is taken", code="bot_name_taken")
     return respond(BotCreatedSchema(), {"name": name, "seat": f"@{name}", "bot_token": token}, 201)
+
+
+@bp.get("")
+def listing():
+    """Public: the registered bots, most recently active first, each with its all-time summary (deals, mean
+    place, UECda points) and its newest results (one per finished deal). No token, nor its hash, ever."""
+    q = query(BotListQuery())
+    return respond(BotListSchema(), service().accounts.listing(q["limit"], q["recent"]))
 
 
 @bp.get("/stream")

@@ -30,6 +30,7 @@ function applyLang() {
   if (S.catalog) { renderRules(); fitSeats(); }
   if (S.state) renderGame();
   if (S.replay.state) renderReplayState();
+  if (S.botList) renderBots();
 }
 
 // ---------------------------------------------------------------- API
@@ -72,7 +73,7 @@ function go(view, id, token) { location.hash = id ? link(view, id, token) : `#${
 async function route() {
   const hash = location.hash;
   const h = parseHash();
-  let view = ["new", "table", "replay", "judge"].includes(h.view) ? h.view : "new";
+  let view = ["new", "table", "replay", "judge", "bots"].includes(h.view) ? h.view : "new";
   if (h.game && h.token) {
     localStorage.setItem("daifugo.last", JSON.stringify({ game: h.game, token: h.token }));
     if (!S.game || S.game.id !== h.game || S.game.token !== h.token) await openGame(h.game, h.token);
@@ -90,6 +91,7 @@ async function route() {
   if (view === "replay") await loadReplay();
   else stopAutoplay();
   if (view === "new") renderKnown();
+  if (view === "bots") await loadBots();
 }
 
 // ---------------------------------------------------------------- cards
@@ -1289,6 +1291,37 @@ async function submitJudge(ev) {
 }
 
 // ---------------------------------------------------------------- misc
+// ---------------------------------------------------------------- registered bots (GET /v1/bots: public)
+async function loadBots() {
+  const res = await api("/v1/bots?limit=100&recent=10");
+  $("#bots-error").textContent = res.ok ? "" : t("bots_failed", { why: errText(res) });
+  S.botList = res.ok && res.data ? res.data.bots : [];
+  renderBots();
+}
+function renderBots() {
+  const bots = S.botList || [];
+  const body = $("#bots-list");
+  body.innerHTML = "";
+  $("#bots-table").hidden = !bots.length;
+  $("#bots-empty").hidden = bots.length > 0 || !!$("#bots-error").textContent;
+  const num = (x) => (x === null || x === undefined ? "—" : Number(x).toFixed(2));
+  for (const b of bots) {
+    const tr = document.createElement("tr");
+    tr.dataset.bot = b.name;
+    tr.innerHTML = `<td><strong>${escapeHtml(b.name)}</strong> <code>${escapeHtml(b.seat)}</code></td>` +
+      `<td>${b.deals}</td><td>${num(b.mean_place)}</td><td>${b.points}</td><td>${num(b.mean_points)}</td><td class="recent"></td>`;
+    $$("td", tr).forEach((td, i) => { if (i >= 1 && i <= 4) td.dataset.label = t(["deals", "mean_place", "points", "mean_points"][i - 1]); });
+    const cell = $(".recent", tr);
+    for (const r of b.recent) {
+      const chip = document.createElement("span");
+      chip.className = `chip result${r.place === 1 ? " first" : ""}`;
+      chip.textContent = t("recent_item", r);
+      chip.title = `${new Date(r.finished_at * 1000).toLocaleString(S.lang)} · ${t("game")} ${r.game_id} · ${r.points} ${t("points")}`;
+      cell.append(chip);
+    }
+    body.append(tr);
+  }
+}
 function escapeHtml(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }
@@ -1367,6 +1400,7 @@ function wire() {
     }, 500);
   });
   $("#judge-hold").addEventListener("click", holdState);
+  $("#bots-refresh").addEventListener("click", loadBots);
   $("#judge-form").addEventListener("submit", submitJudge);
   document.addEventListener("keydown", (e) => {
     if (!$("#view-replay").hidden && e.target === document.body) {

@@ -70,6 +70,10 @@ window.I18N = {
     json_other: "check the brackets, quotes and commas", json_empty: "it is empty",
     box_state: "state", box_move: "move", box_rules: "rule overrides", box_advanced: "advanced overrides",
     player_n: "Player {n}",
+    nav_bots: "Bots", bots_link: "Registered bots and their results", bots_title: "Registered bots", refresh: "Refresh",
+    bots_hint: "Bots registered on this referee (POST /v1/bots) play over their own stream. Each deal they finish is kept with its place and its points (UECda scoring: first place scores the number of seats, last place 1).",
+    no_bots: "No bot is registered yet.", mean_place: "mean place", mean_points: "points per deal", recent: "recent results",
+    recent_item: "#{place} of {seats} · {preset} · deal {deal}", bots_failed: "The bots could not be read: {why}",
   },
   ja: {
     title: "審判", nav_new: "新しいゲーム", nav_table: "卓", nav_replay: "リプレイ", nav_judge: "裁定",
@@ -132,5 +136,9 @@ window.I18N = {
     player_n: "プレイヤー{n}",
     o_discard_you: "{rule}：あなたが{cards}を捨てました", o_take_you: "{rule}：あなたが{cards}を取りました",
     o_give_you: "{rule}：あなた→{to}：{cards}", o_finish_you: "あなたが{place}で上がり",
+    nav_bots: "ボット", bots_link: "ボットの成績", bots_title: "ボットの成績", refresh: "更新",
+    bots_hint: "このサーバーのボット（POST /v1/bots）は自分のストリームで打ちます。終わった局ごとに順位と点（UECdaの勝ち点：1位が席の数、最下位が1点）が残ります。",
+    no_bots: "ボットはまだありません。", mean_place: "1局あたりの順位", mean_points: "1局あたりの点", recent: "最近の結果",
+    recent_item: "{seats}人中{place}位・{preset}・{deal}局目", bots_failed: "ボットを読み込めませんでした：{why}",
   },
 };

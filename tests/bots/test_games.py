@@ -256,7 +256,7 @@ def test_the_tournament_command_ends_with_one_json_line(capsys):
     last = json.loads(out.strip().splitlines()[-1])
     assert last["preset"] == "nanko" and last["deals"] == 4
     assert set(last["bots"]) == {"mc", "greedy", "random"}
-    assert set(last["bots"]["mc"]) == {"mean_place", "ci95", "first_share"}
+    assert set(last["bots"]["mc"]) == {"mean_place", "ci95", "first_share", "points", "mean_points"}
     assert "4/4 deals" in err
 
 
@@ -284,3 +284,17 @@ def test_the_playout_policy_chooses_as_greedy_does(preset):
             move = chosen if rng.random() < 0.7 else rng.choice(seen.legal)
             _, st, _ = apply(st, instantiate(move, rng))
     assert turns > 200
+
+
+def test_the_tournament_command_takes_seats_one_by_one_and_sends_registered_bots_to_a_server(capsys):
+    from cli import main
+
+    assert main(["tournament", "--seat", "greedy", "--seat", "random", "--deals", "2", "--processes", "1",
+                 "--no-progress"]) == 0
+    assert set(json.loads(capsys.readouterr().out.strip().splitlines()[-1])["bots"]) == {"greedy", "random"}
+    assert main(["tournament", "--seat", "@mybot", "--seat", "greedy", "--deals", "2"]) == 2
+    assert "give --server URL" in capsys.readouterr().err
+    assert main(["tournament", "--seats", "greedy,random", "--seat", "mc", "--deals", "2"]) == 2
+    assert main(["tournament", "--server", "http://127.0.0.1:9", "--seat", "@mybot", "--seat", "mc",
+                 "--mc-budget-ms", "5"]) == 2
+    assert "REFEREE_MC_BUDGET_MS" in capsys.readouterr().err

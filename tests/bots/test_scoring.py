@@ -1,0 +1,50 @@
+"""The one scoring of finished deals: UECda points, the mean place with its 95% interval, and the per-bot summary
+that in-process tournaments and leagues on a server print."""
+import math
+
+import pytest
+
+from referee.scoring import mean_ci95, standing, uecda_points
+from workers.tournament import last_line, summarize, table
+
+
+def test_uecda_points_are_the_contests_at_five_seats_and_the_same_ladder_elsewhere():
+    assert [uecda_points(p, 5) for p in range(1, 6)] == [5, 4, 3, 2, 1]  # 大富豪 … 大貧民
+    assert [uecda_points(p, 4) for p in range(1, 5)] == [4, 3, 2, 1]
+    assert [uecda_points(p, 2) for p in (1, 2)] == [2, 1]
+    for bad in (0, 6):
+        with pytest.raises(ValueError):
+            uecda_points(bad, 5)
+
+
+def test_the_interval_is_the_normal_approximation():
+    mean, low, high = mean_ci95([1, 2, 3, 4])
+    half = 1.96 * math.sqrt(5 / 3) / 2  # sample sd of 1..4 is sqrt(5/3)
+    assert mean == 2.5 and low == pytest.approx(2.5 - half) and high == pytest.approx(2.5 + half)
+    assert mean_ci95([3]) == (3, 3, 3)
+    with pytest.raises(ValueError):
+        mean_ci95([])
+
+
+def test_a_standing_counts_points_per_table_size_and_clips_the_interval_to_the_places():
+    s = standing([1, 1, 1, 2], [4, 4, 4, 4], forbidden=1)
+    assert s["deals"] == 4 and s["mean_place"] == 1.25 and s["first_share"] == 0.75
+    assert s["points"] == 4 + 4 + 4 + 3 and s["mean_points"] == 3.75 and s["forbidden_finishes"] == 1
+    assert s["ci95"][0] == 1.0 and s["ci95"][1] == round(1.25 + 1.96 * 0.5 / 2, 3)  # the low end clipped at 1
+    assert standing([4, 4, 5], [4, 4, 5])["ci95"][1] <= 5
+    assert standing([2, 5], [5, 5])["points"] == 4 + 1
+
+
+def test_a_summary_gathers_each_bot_over_rotated_seats():
+    records = [{"places": [1, 2, 3, 4], "bots": ["@me", "greedy", "random", "random"], "forbidden": [0, 0, 1, 0]},
+               {"places": [4, 1, 2, 3], "bots": ["random", "@me", "greedy", "random"], "forbidden": [0, 0, 0, 0]}]
+    s = summarize(records)
+    assert list(s) == ["@me", "greedy", "random"]
+    assert s["@me"]["deals"] == 2 and s["@me"]["mean_place"] == 1 and s["@me"]["points"] == 8
+    assert s["random"]["deals"] == 4 and s["random"]["points"] == 2 + 1 + 1 + 2
+    assert s["random"]["forbidden_finishes"] == 1
+    assert sum(b["points"] for b in s.values()) == 2 * (4 + 3 + 2 + 1)  # every deal hands out every place once
+    summary = {"preset": "uecda", "deals": 2, "seats": ["@me", "greedy", "random", "random"], "bots": s}
+    assert "@me" in table(summary) and "points" in table(summary)
+    assert last_line(summary)["bots"]["@me"] == {"mean_place": 1.0, "ci95": [1.0, 1.0], "first_share": 1.0,
+                                                 "points": 8, "mean_points": 4.0}
