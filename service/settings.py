@@ -21,6 +21,11 @@ class Settings:
     reaper_interval_s: float = 2.0      # how often every `referee worker` looks for owed bot turns without a live job
     reaper_grace_s: float = 5.0         # an owed turn younger than this is left to the process that appended it
     bot_max_retries: int = 5            # retries of one bot turn before the reaper gives up on it (and logs it)
+    # registered bots' time per move (docs/remote-bots.md); a game may set its own budget up to the cap
+    bot_budget_ms: int = 10_000         # a game's default per-move budget of its registered bot seats
+    bot_budget_max_ms: int = 300_000    # the largest budget a game may set (400 bad_bot_budget above it)
+    bot_away_after: int = 3             # a game's default: fallback moves in a row that mark a registered seat away
+    deadline_poll_s: float = 0.05       # how often every `referee worker` looks for registered bots' deadlines
     # retention and limits of what a game stores
     game_ttl_s: int = 7 * 24 * 3600     # a game nobody moved in this long expires (refreshed on each write)
     game_ttl_over_s: int = 24 * 3600    # ... and this long after its deal is over (a new deal restores the above)

@@ -1,0 +1,227 @@
+"""Registered bots' time budget: a turn not answered in time is played by the fallback, exactly once; misses in a
+row mark the seat away; the bot comes back by opening its stream or posting a move. Real processes (gunicorn,
+`referee worker`, the bot example) on the suite's Redis; every wait is a condition with a deadline."""
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+import time
+
+import requests
+
+from referee import instantiate
+
+from . import test_faults
+from .test_faults import ROOT, free_port, wait_for
+
+fault_env = test_faults.fault_env  # real processes on the suite's Redis, SIGKILLed at the end
+
+WORKER_SEATS = [{"name": f"r{i}", "bot": "greedy"} for i in range(3)]
+
+
+def _setup(fault_env, worker=True):
+    settings, procs = fault_env
+    port = free_port()
+    procs.api("api", port)
+    if worker:
+        procs.worker("worker")
+    base = f"http://127.0.0.1:{port}"
+    r = requests.post(f"{base}/v1/bots", json={"name": f"slow-{secrets.token_hex(3)}"}, timeout=10)
+    assert r.status_code == 201, r.text
+    return settings, procs, base, r.json()
+
+
+def _new_game(base, bot, seed=5, seat=0, preset="uecda", **options):
+    players = WORKER_SEATS[:seat] + [{"name": "remote", "bot": bot["seat"]}] + WORKER_SEATS[seat:]
+    r = requests.post(f"{base}/v1/games", json={"preset": preset, "seed": seed, "players": players, **options},
+                      timeout=10)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def _auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _events(base, game):
+    r = requests.get(f"{base}/v1/games/{game['game_id']}/events", headers=_auth(game["table_token"]), timeout=10)
+    assert r.status_code == 200, r.text
+    return r.json()["events"]
+
+
+def _moves_of(base, game, seat):
+    return [e for e in _events(base, game) if e["type"] == "move" and e["move"]["seat"] == seat]
+
+
+def _player(base, game, seat):
+    r = requests.get(f"{base}/v1/games/{game['game_id']}", headers=_auth(game["table_token"]), timeout=10)
+    assert r.status_code == 200, r.text
+    return r.json()["players"][seat]
+
+
+def _over(base, game):
+    r = requests.get(f"{base}/v1/games/{game['game_id']}/legal-moves?seat=0", headers=_auth(game["table_token"]),
+                     timeout=10)
+    return r.json()["actors"] == []
+
+
+def _bot_process(procs, base, bot, name):
+    return procs.start(name, [str(ROOT / "examples" / "random_bot.py")], BOT_TOKEN=bot["bot_token"], REFEREE_URL=base)
+
+
+def test_a_silent_bot_is_played_by_the_fallback_then_marked_away_then_played_at_once(fault_env):
+    settings, procs, base, bot = _setup(fault_env)
+    game = _new_game(base, bot, bot_budget_ms=300, bot_away_after=2)
+    assert _player(base, game, 0) == {**_player(base, game, 0), "bot": bot["seat"], "away": False, "missed": 0}
+    wait_for("the remote seat's third fallback move", lambda: len(_moves_of(base, game, 0)) >= 3, timeout=60)
+    moves = _moves_of(base, game, 0)
+    assert [m.get("fallback") for m in moves[:3]] == ["timeout", "timeout", "away"]
+    player = _player(base, game, 0)
+    assert player["away"] is True and player["missed"] >= 3
+    wait_for("the deal to end with the remote seat played by the fallback", lambda: _over(base, game), timeout=60)
+    assert all(m.get("fallback") in ("timeout", "away") for m in _moves_of(base, game, 0))
+
+
+def test_the_fallback_passes_where_it_may_and_plays_greedy_where_it_must(fault_env):
+    settings, procs, base, bot = _setup(fault_env)
+    hands = [["D3", "S9"], ["S4", "H5", "S7"], ["S5", "HT", "S8"], ["SK", "C4", "H8"]]
+    may_pass = _new_game(base, bot, preset="uecda", hands=hands, bot_budget_ms=200, bot_away_after=0)
+    must_play = _new_game(base, bot, preset="nanko", hands=hands, bot_budget_ms=200, bot_away_after=0)
+    wait_for("the remote seat's first moves", lambda: _moves_of(base, may_pass, 0) and _moves_of(base, must_play, 0),
+             timeout=60)
+    passed, played = _moves_of(base, may_pass, 0)[0], _moves_of(base, must_play, 0)[0]
+    # the remote seat holds the 3 of diamonds and leads: uecda lets a leader pass, nanko does not
+    assert passed["move"]["action"] == "pass" and passed["fallback"] == "timeout", passed
+    assert played["move"]["action"] == "play" and played["fallback"] == "timeout", played
+    assert played["move"]["cards"] == ["D3"], "greedy leads its weakest card"
+
+
+def test_a_bot_that_opens_its_stream_is_back_and_answers_itself(fault_env):
+    settings, procs, base, bot = _setup(fault_env)
+    game = _new_game(base, bot, seed=8, bot_budget_ms=1500, bot_away_after=1)
+    wait_for("the remote seat to be marked away", lambda: _player(base, game, 0)["away"], timeout=60)
+    played = len(_moves_of(base, game, 0))
+    _bot_process(procs, base, bot, "bot")
+    wait_for("a move the bot made itself",
+             lambda: any("fallback" not in m for m in _moves_of(base, game, 0)[played:]), timeout=60)
+    assert _player(base, game, 0)["away"] is False
+
+
+def test_a_late_post_brings_an_away_bot_back(fault_env):
+    settings, procs, base, bot = _setup(fault_env)
+    game = _new_game(base, bot, seed=8, bot_budget_ms=300, bot_away_after=1)
+    wait_for("the remote seat to be marked away", lambda: _player(base, game, 0)["away"], timeout=60)
+    seq = _seq(base, game)
+    r = requests.post(f"{base}/v1/games/{game['game_id']}/moves", headers=_auth(bot["bot_token"]), timeout=10,
+                      json={"seat": 0, "action": "pass", "expected_seq": 0})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "stale_seq", r.text
+    # away, every fallback says "away"; back, its next missed turn waits for the budget again: "timeout"
+    wait_for("a fallback for a missed turn after the late post",
+             lambda: any(m["seq"] > seq and m.get("fallback") == "timeout" for m in _moves_of(base, game, 0)),
+             timeout=60)
+
+
+def test_a_late_answer_racing_the_fallback_is_applied_at_most_once(fault_env):
+    settings, procs, base, bot = _setup(fault_env)
+    game = _new_game(base, bot, seed=21, bot_budget_ms=300, bot_away_after=0)
+    gid, token = game["game_id"], bot["bot_token"]
+    outcomes = []
+    for offset_ms in (-40, -10, 0, 10, 30, 60):
+        turn = wait_for("the bot's turn or the deal's end",
+                        lambda: _owed_turn(base, token, gid) or (_over(base, game) and "over"), timeout=60)
+        if turn == "over":
+            break
+        seq, left = turn["seq"], turn["time_left_ms"]
+        assert 0 <= left <= 300
+        move = dict(instantiate(turn["legal_moves"]["moves"][0]), expected_seq=seq)
+        time.sleep(max(0.0, (left + offset_ms) / 1000))  # aim at the deadline: the answer races the fallback
+        answers = _race(base, gid, token, move, copies=3)
+        wait_for("the seq to move past the turn", lambda: _seq(base, game) > seq, timeout=30)
+        event = next(e for e in _events(base, game) if e["seq"] == seq + 1)
+        won = [a for a in answers if a[0] == 200]
+        assert len(won) <= 1, answers
+        assert all(status in (200, 409) for status, _ in answers), answers
+        assert all(body["error"]["code"] == "stale_seq" for status, body in answers if status == 409)
+        if won:
+            assert "fallback" not in event and event["move"]["seat"] == 0
+        else:
+            assert event["fallback"] == "timeout"
+        outcomes.append(bool(won))
+        assert sum(1 for e in _events(base, game) if e["seq"] == seq + 1) == 1
+    assert outcomes, "the bot never owed a turn"
+    _jobs_applied_once(settings, gid, _events(base, game))
+
+
+def _jobs_applied_once(settings, gid, events):
+    """Every worker seat's move and every fallback move in the log was applied by exactly one job."""
+    from rq.job import Job
+
+    from service.redis_conn import connect
+
+    raw = connect(settings.redis_url, decode=False)
+    applied: dict[int, list[str]] = {}
+    for key in raw.scan_iter(f"rq:job:bot-{gid}-*".encode()):
+        jid = key.decode().split("rq:job:", 1)[1]
+        result = Job.fetch(jid, connection=raw).return_value()
+        if result and result.get("status") == "applied":
+            applied.setdefault(result["seq"], []).append(jid)
+    by_jobs = [e["seq"] for e in events if e["type"] == "move" and (e["move"]["seat"] != 0 or e.get("fallback"))]
+    assert sorted(applied) == by_jobs, (applied, by_jobs)
+    assert all(len(jobs) == 1 for jobs in applied.values()), applied
+
+
+def test_a_deadline_survives_the_worker_being_down_and_the_deadline_index_being_lost(fault_env):
+    settings, procs, base, bot = _setup(fault_env, worker=False)
+    game = _new_game(base, bot, seed=31, seat=0, bot_budget_ms=200,
+                     hands=[["D3", "S9"], ["S4", "H5", "S7"], ["S5", "HT", "S8"], ["SK", "C4", "H8"]])
+    from service.redis_conn import connect
+
+    r = connect(settings.redis_url)
+    wait_for("the deadline to be recorded", lambda: r.zscore(f"{settings.key_prefix}:bot-deadlines", game["game_id"]))
+    r.delete(f"{settings.key_prefix}:bot-deadlines")  # as if the API died before telling the keepers
+    assert _moves_of(base, game, 0) == [], "no worker: nothing plays the turn"
+    procs.worker("late-worker")
+    wait_for("the reaper to play the owed turn by the fallback", lambda: _moves_of(base, game, 0), timeout=60)
+    assert _moves_of(base, game, 0)[0]["fallback"] == "timeout"
+
+
+def test_the_stream_sends_the_time_left(fault_env):
+    settings, procs, base, bot = _setup(fault_env, worker=False)
+    game = _new_game(base, bot, seat=0, bot_budget_ms=60_000,
+                     hands=[["D3", "S9"], ["S4", "H5", "S7"], ["S5", "HT", "S8"], ["SK", "C4", "H8"]])
+    turn = _owed_turn(base, bot["bot_token"], game["game_id"])
+    assert turn["budget_ms"] == 60_000 and 0 < turn["time_left_ms"] <= 60_000
+
+
+def _owed_turn(base, token, gid):
+    """The turn the bot owes in ``gid`` as its stream sends it (None: none now)."""
+    with requests.get(f"{base}/v1/bots/stream?wait=0.2", headers=_auth(token), stream=True, timeout=10) as r:
+        assert r.status_code == 200, r.text
+        for line in r.iter_lines(decode_unicode=True):
+            if line.startswith("data: "):
+                turn = json.loads(line[len("data: "):])
+                if turn["game_id"] == gid:
+                    return turn
+    return None
+
+
+def _seq(base, game):
+    r = requests.get(f"{base}/v1/games/{game['game_id']}", headers=_auth(game["table_token"]), timeout=10)
+    return int(r.headers["X-Referee-Seq"])
+
+
+def _race(base, gid, token, move, copies):
+    answers = [None] * copies
+
+    def post(i):
+        r = requests.post(f"{base}/v1/games/{gid}/moves", json=move, timeout=10,
+                          headers={**_auth(token), "Idempotency-Key": f"race-{move['expected_seq']}-{i}"})
+        answers[i] = (r.status_code, r.json())
+
+    threads = [threading.Thread(target=post, args=(i,)) for i in range(copies)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return answers
