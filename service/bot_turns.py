@@ -33,7 +33,7 @@ def game_botcfg(settings, budget_ms=None, away_after=None, fallback=None) -> dic
     if not 0 <= away <= MAX_AWAY_AFTER:
         raise ApiError(f"bot_away_after must be 0 (never) to {MAX_AWAY_AFTER} (missed moves in a row that mark a "
                        "registered bot seat away)", code="bad_bot_away_after")
-    fallback = fallback or FALLBACKS[0]
+    fallback = FALLBACKS[0] if fallback is None else fallback
     if fallback not in FALLBACKS:
         raise ApiError(f"bot_fallback must be one of {', '.join(FALLBACKS)}", code="bad_bot_fallback")
     return {"budget_ms": int(budget), "away_after": int(away), "fallback": fallback}
@@ -84,6 +84,15 @@ def fallback_due(rec, now: float | None = None) -> bool:
 
 
 def seat_status(rec) -> dict[int, dict]:
-    """Per registered bot seat: what GET /v1/games/{id} adds to its player entry."""
+    """Per registered bot seat: what its player entry gets in a served state."""
     return {s: {"bot": b, "away": away(rec, s), "missed": rec.misses[s] if s < len(rec.misses) else 0}
             for s, b in enumerate(rec.bots) if remote_name(b)}
+
+
+def with_bot_seats(state: dict, rec) -> dict:
+    """``state`` (a view) whose registered bot seats' player entries say which bot holds them and if it is away
+    (GET /v1/games/{id} and the bot stream's turns)."""
+    status = seat_status(rec)
+    if status:
+        state = dict(state, players=[dict(p, **status.get(i, {})) for i, p in enumerate(state["players"])])
+    return state

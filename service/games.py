@@ -19,7 +19,7 @@ from referee.record import import_record
 from . import logs, metrics
 from .audit import clip_move, clip_verdict
 from .bot_accounts import BotAccounts, remote_name
-from .bot_turns import game_botcfg, miss_change, plan, time_left_ms, worker_bot
+from .bot_turns import game_botcfg, miss_change, plan, time_left_ms, with_bot_seats, worker_bot
 from .deadlines import Deadlines
 from .encoded import EncodedJSON
 from .backpressure import BotGate
@@ -435,7 +435,7 @@ class GameService:
             state = self.state_of(rec)
             if seat is None or seat not in engine.actors(state):
                 continue
-            out.append({"game_id": gid, "seat": seat, "seq": rec.seq, "state": self.view(state, seat),
+            out.append({"game_id": gid, "seat": seat, "seq": rec.seq, "state": with_bot_seats(self.view(state, seat), rec),
                         "legal_moves": self.legal_moves_at(rec, state, seat),
                         "time_left_ms": time_left_ms(rec, seat),
                         "budget_ms": (rec.botcfg or game_botcfg(self.settings))["budget_ms"]})

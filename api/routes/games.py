@@ -1,6 +1,6 @@
 from flask import Blueprint
 
-from service.bot_turns import seat_status
+from service.bot_turns import with_bot_seats
 from service.errors import ApiError
 from ..guards import json_body
 from ..http import bearer, body, query, respond, service
@@ -34,14 +34,6 @@ def get_game(game_id):
     viewer = svc.viewer(rec, bearer())
     state = with_bot_seats(svc.view(svc.state_of(rec), viewer), rec)
     return state, 200, {"X-Referee-Seq": str(rec.seq), "X-Referee-Viewer": str(viewer)}
-
-
-def with_bot_seats(state: dict, rec) -> dict:
-    """The player entries of registered bot seats also say which bot holds them and whether it is away."""
-    status = seat_status(rec)
-    if status:
-        state = dict(state, players=[dict(p, **status.get(i, {})) for i, p in enumerate(state["players"])])
-    return state
 
 
 @bp.delete("/<game_id>")

@@ -81,6 +81,9 @@ def test_a_silent_bot_is_played_by_the_fallback_then_marked_away_then_played_at_
     assert player["away"] is True and player["missed"] >= 3
     wait_for("the deal to end with the remote seat played by the fallback", lambda: _over(base, game), timeout=60)
     assert all(m.get("fallback") in ("timeout", "away") for m in _moves_of(base, game, 0))
+    _fits("State", requests.get(f"{base}/v1/games/{game['game_id']}", headers=_auth(game["table_token"])).json())
+    for event in _events(base, game):
+        _fits("Event", event)
 
 
 def test_the_fallback_passes_where_it_may_and_plays_greedy_where_it_must(fault_env):
@@ -192,6 +195,19 @@ def test_the_stream_sends_the_time_left(fault_env):
                      hands=[["D3", "S9"], ["S4", "H5", "S7"], ["S5", "HT", "S8"], ["SK", "C4", "H8"]])
     turn = _owed_turn(base, bot["bot_token"], game["game_id"])
     assert turn["budget_ms"] == 60_000 and 0 < turn["time_left_ms"] <= 60_000
+    assert {k: turn["state"]["players"][0][k] for k in ("bot", "away", "missed")} == \
+        {"bot": bot["seat"], "away": False, "missed": 0}
+    _fits("BotTurn", turn)
+
+
+def _fits(name, body):
+    from openapi_schema_validator import OAS31Validator
+
+    from .test_openapi_bodies import SPEC
+
+    spec = SPEC["components"]
+    errors = [e.message for e in OAS31Validator({**spec["schemas"][name], "components": spec}).iter_errors(body)]
+    assert not errors, (name, errors[:5])
 
 
 def _owed_turn(base, token, gid):
@@ -225,3 +241,20 @@ def _race(base, gid, token, move, copies):
     for t in threads:
         t.join()
     return answers
+
+
+def test_bad_bot_settings_are_a_400_naming_the_setting(client, settings):
+    client.post("/v1/bots", {"name": "budgeted"})
+    players = [{"name": "remote", "bot": "@budgeted"}] + WORKER_SEATS
+    for options, code in [({"bot_budget_ms": 0}, "bad_bot_budget"), ({"bot_budget_ms": 99}, "bad_bot_budget"),
+                          ({"bot_budget_ms": settings.bot_budget_max_ms + 1}, "bad_bot_budget"),
+                          ({"bot_budget_ms": -5}, "bad_bot_budget"), ({"bot_budget_ms": 2 ** 70}, "bad_bot_budget"),
+                          ({"bot_budget_ms": 1.5}, "invalid_request"), ({"bot_budget_ms": "300"}, "invalid_request"),
+                          ({"bot_away_after": -1}, "bad_bot_away_after"), ({"bot_away_after": 101}, "bad_bot_away_after"),
+                          ({"bot_fallback": "mc"}, "bad_bot_fallback"),
+                          ({"bot_fallback": ""}, "bad_bot_fallback")]:
+        r = client.post("/v1/games", {"preset": "uecda", "players": players, **options})
+        assert r.status_code == 400 and r.json["error"]["code"] == code, (options, r.json)
+    r = client.post("/v1/games", {"preset": "uecda", "players": players, "bot_budget_ms": settings.bot_budget_max_ms,
+                                  "bot_away_after": 0, "bot_fallback": "greedy"})
+    assert r.status_code == 201, r.json
