@@ -153,6 +153,7 @@ def test_a_late_answer_racing_the_fallback_is_applied_at_most_once(fault_env):
         outcomes.append(bool(won))
         assert sum(1 for e in _events(base, game) if e["seq"] == seq + 1) == 1
     assert outcomes, "the bot never owed a turn"
+    wait_for("the deal to end (nothing moves any more)", lambda: _over(base, game), timeout=60)
     _jobs_applied_once(settings, gid, _events(base, game))
 
 
