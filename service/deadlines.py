@@ -14,7 +14,7 @@ import threading
 import time
 
 from .scheduler import BotScheduler
-from .store import _FORGET, GameStore
+from .store import ZREM_IF_SCORE, GameStore
 
 log = logging.getLogger(__name__)
 BATCH = 200
@@ -24,7 +24,7 @@ class Deadlines:
     def __init__(self, conn, prefix: str):
         self.r = conn
         self.key = f"{prefix}:bot-deadlines"
-        self._drop = conn.register_script(_FORGET)
+        self._drop = conn.register_script(ZREM_IF_SCORE)
 
     def add(self, gid: str, deadline: float) -> None:
         self.r.zadd(self.key, {gid: int(deadline * 1000)})

@@ -183,8 +183,9 @@ redis.call('HSET', KEYS[1], 'deadline', deadline, 'fallback', 'timeout')
 return deadline
 """
 
-# KEYS: the index. ARGV: game id, the score the reaper saw. Unchanged score = nobody registered it again since.
-_FORGET = """
+# KEYS: a sorted set (the reaper's index, the deadlines). ARGV: member, the score read. Removes the member only if
+# its score is unchanged: nobody registered it again (or gave it a new deadline) since it was read.
+ZREM_IF_SCORE = """
 local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
 if score and tonumber(score) == tonumber(ARGV[2]) then return redis.call('ZREM', KEYS[1], ARGV[1]) end
 return 0
@@ -268,7 +269,7 @@ class GameStore:
         self._reject = conn.register_script(_REJECT)
         self._replay_inputs = conn.register_script(_REPLAY_INPUTS)
         self._retry = conn.register_script(_RETRY)
-        self._forget = conn.register_script(_FORGET)
+        self._forget = conn.register_script(ZREM_IF_SCORE)
         self._back = conn.register_script(_BACK)
 
     @classmethod
