@@ -259,3 +259,37 @@ def test_bad_bot_settings_are_a_400_naming_the_setting(client, settings):
     r = client.post("/v1/games", {"preset": "uecda", "players": players, "bot_budget_ms": settings.bot_budget_max_ms,
                                   "bot_away_after": 0, "bot_fallback": "greedy"})
     assert r.status_code == 201, r.json
+
+
+def test_one_keeper_enqueues_one_fallback_job_and_only_after_the_deadline(fault_env):
+    from rq import Queue, SimpleWorker
+
+    from api.app import create_app
+    from service.deadlines import DeadlineKeeper
+    from service.reaper import BotReaper
+    from service.redis_conn import connect
+    from service.scheduler import job_id
+
+    from .helpers import Client
+
+    settings, _ = fault_env  # a prefix and a queue of its own: no other test's deadline is due here
+    app = create_app(settings)
+    client, svc = Client(app.test_client()), app.extensions["referee.service"]
+    client.post("/v1/bots", {"name": "keeper-test"})
+    players = [{"name": "remote", "bot": "@keeper-test"}] + [{"name": f"h{i}"} for i in range(3)]
+    r = client.post("/v1/games", {"preset": "nanko", "players": players, "bot_budget_ms": 5000,
+                                  "hands": [["D3", "S9"], ["S4", "H5"], ["S5", "HT"], ["SK", "C4"]]})
+    gid = r.json["game_id"]
+    rec = svc.load(gid)
+    assert rec.owed == rec.seq == 0 and rec.tries == 0 and rec.deadline is not None
+    jobs = lambda: sorted(j for j in svc.scheduler.queue.job_ids if gid in j)  # noqa: E731
+    before = [DeadlineKeeper(svc.store, svc.scheduler, clock=lambda: rec.deadline - 0.01) for _ in range(2)]
+    assert [k.run_once() for k in before] == [0, 0] and jobs() == []
+    BotReaper(svc.store, svc.scheduler, grace_s=0, clock=lambda: rec.deadline - 0.01).run_once()
+    assert jobs() == [], "the reaper leaves a registered bot its whole budget"
+    after = [DeadlineKeeper(svc.store, svc.scheduler, clock=lambda: rec.deadline + 0.01) for _ in range(3)]
+    assert sorted(k.run_once() for k in after) == [0, 0, 1] and jobs() == [job_id(gid, 0, 1)]
+    raw = connect(settings.redis_url, decode=False)
+    SimpleWorker([Queue(settings.queue_name, connection=raw)], connection=raw).work(burst=True, with_scheduler=False)
+    event = client.get(f"/v1/games/{gid}/events?after=0", r.json["table_token"]).json["events"][0]
+    assert event["move"] == {"seat": 0, "action": "play", "cards": ["D3"]} and event["fallback"] == "timeout"
