@@ -262,13 +262,14 @@ def test_bad_bot_settings_are_a_400_naming_the_setting(client, settings):
 
 
 def test_one_keeper_enqueues_one_fallback_job_and_only_after_the_deadline(fault_env):
-    from rq import Queue, SimpleWorker
+    from rq import Queue
 
     from api.app import create_app
     from service.deadlines import DeadlineKeeper
     from service.reaper import BotReaper
     from service.redis_conn import connect
     from service.scheduler import job_id
+    from workers.rq_worker import PromptSimpleWorker
 
     from .helpers import Client
 
@@ -290,6 +291,6 @@ def test_one_keeper_enqueues_one_fallback_job_and_only_after_the_deadline(fault_
     after = [DeadlineKeeper(svc.store, svc.scheduler, clock=lambda: rec.deadline + 0.01) for _ in range(3)]
     assert sorted(k.run_once() for k in after) == [0, 0, 1] and jobs() == [job_id(gid, 0, 1)]
     raw = connect(settings.redis_url, decode=False)
-    SimpleWorker([Queue(settings.queue_name, connection=raw)], connection=raw).work(burst=True, with_scheduler=False)
+    PromptSimpleWorker([Queue(settings.queue_name, connection=raw)], connection=raw).work(burst=True, with_scheduler=False)
     event = client.get(f"/v1/games/{gid}/events?after=0", r.json["table_token"]).json["events"][0]
     assert event["move"] == {"seat": 0, "action": "play", "cards": ["D3"]} and event["fallback"] == "timeout"
