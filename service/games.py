@@ -240,7 +240,7 @@ class GameService:
                     self.snapshots.put(rec, new_state, seq=w.seq, state=state_json,
                                        owed=w.seq if _owes(owed) else None, tries=0, deadline=w.deadline,
                                        misses=_missed(rec.misses, miss))
-                    if owed["worker"] and self.fault_pause_s:
+                    if (owed["worker"] or w.deadline is not None) and self.fault_pause_s:
                         time.sleep(self.fault_pause_s)  # test hook: a crash here must not lose the bot turn
                     self._enqueue(gid, w.seq, owed)
                     self._arm(gid, w.deadline)

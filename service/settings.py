@@ -38,7 +38,7 @@ class Settings:
     # bot seats under load (docs/deploy.md "Bot workers")
     bot_workers: int = 0                # bot worker processes `referee serve` starts (0: one per CPU core)
     bots_busy_wait_s: float = 0.2       # new games with bot seats get 503 bots_busy while owed turns wait longer
-    # test hook: sleep this long between a proposal's append and the enqueue of the bot turn it made owed
+    # test hook: sleep this long between a proposal's append and the enqueue (or deadline) of the bot turn it made owed
     fault_pause_after_append_s: float = 0.0
     # --- limits (docs/limits.md); a rate of 0 turns that limit off ---
     max_body_bytes: int = 1_048_576      # larger bodies get 413 body_too_large

@@ -294,3 +294,54 @@ def test_one_keeper_enqueues_one_fallback_job_and_only_after_the_deadline(fault_
     PromptSimpleWorker([Queue(settings.queue_name, connection=raw)], connection=raw).work(burst=True, with_scheduler=False)
     event = client.get(f"/v1/games/{gid}/events?after=0", r.json["table_token"]).json["events"][0]
     assert event["move"] == {"seat": 0, "action": "play", "cards": ["D3"]} and event["fallback"] == "timeout"
+
+
+def test_the_api_killed_between_the_append_and_the_deadline_loses_no_turn(fault_env):
+    import os
+    import signal
+
+    from rq.job import Job
+
+    from service.redis_conn import connect
+    from service.scheduler import job_id
+
+    from .test_faults import children
+
+    settings, procs = fault_env
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    games = connect(settings.redis_url)
+    api = procs.api("api-1", port, REFEREE_FAULT_PAUSE_AFTER_APPEND_S="60")
+    bot = requests.post(f"{base}/v1/bots", json={"name": f"gone-{secrets.token_hex(3)}"}, timeout=10).json()
+    r = requests.post(f"{base}/v1/games", timeout=10, json={
+        "preset": "uecda", "hands": [["D3", "S6"], ["S5", "H5"]], "bot_budget_ms": 300,
+        "players": [{"name": "me"}, {"name": "remote", "bot": bot["seat"]}]})
+    assert r.status_code == 201, r.text
+    game = r.json()
+    gid = game["game_id"]
+    meta = f"{settings.key_prefix}:{{{gid}}}:meta"
+
+    def move():  # the API appends, then pauses before adding the deadline; it dies in the pause
+        try:
+            requests.post(f"{base}/v1/games/{gid}/moves", json={"seat": 0, "action": "play", "cards": ["D3"]},
+                          headers=_auth(game["seat_tokens"][0]), timeout=90)
+        except requests.RequestException:
+            pass
+
+    sender = threading.Thread(target=move, daemon=True)
+    sender.start()
+    wait_for("the move to be appended", lambda: games.hget(meta, "seq") == "1")
+    assert games.hget(meta, "owed") == "1" and games.hget(meta, "deadline"), "the turn and its deadline are stored"
+    for pid in children(api.pid):
+        os.kill(pid, signal.SIGKILL)
+    api.send_signal(signal.SIGKILL)
+    api.wait(timeout=10)
+    sender.join(timeout=30)
+    assert games.zscore(f"{settings.key_prefix}:bot-deadlines", gid) is None, "no keeper heard of the deadline"
+    procs.api("api-2", port)
+    procs.worker("worker")
+    wait_for("the reaper to have the fallback play the turn", lambda: _moves_of(base, game, 1), timeout=60)
+    assert [m.get("fallback") for m in _moves_of(base, game, 1)][:1] == ["timeout"]
+    raw = connect(settings.redis_url, decode=False)
+    result = wait_for("the fallback job's result", lambda: Job.fetch(job_id(gid, 1, 1), connection=raw).return_value())
+    assert result["status"] == "applied" and result["fallback"] == "timeout", "the reaper enqueued its one job"
