@@ -59,6 +59,16 @@ class GameService:
         self.deadlines = Deadlines(store.r, store.prefix)
         self.settings = settings or DEFAULT_SETTINGS  # the registered bots' budget defaults and cap
 
+    def botcfg(self, rec: GameRecord) -> dict:
+        """The game's registered-bot settings; a game stored before they existed gets the server's defaults."""
+        return rec.botcfg or game_botcfg(self.settings)
+
+    def _read(self, gid: str, digest: str | None = None) -> GameRecord | None:
+        rec = self.store.load(gid, digest) if _valid_id(gid) else None
+        if rec is not None and rec.botcfg is None:
+            rec.botcfg = self.botcfg(rec)
+        return rec
+
     def check_names(self, names, code: str) -> None:
         for seat, name in enumerate(names):
             problem = name_problem(name, self.max_name_chars)
@@ -69,7 +79,7 @@ class GameService:
     def load(self, gid: str, idempotency_key: str | None = None) -> GameRecord:
         """The game's snapshot in one round trip (with the answer stored under ``idempotency_key``, if any)."""
         digest = idempotency_digest(idempotency_key) if idempotency_key is not None else None
-        rec = self.store.load(gid, digest) if _valid_id(gid) else None
+        rec = self._read(gid, digest)
         if rec is None:
             raise NotFound(f"no game {gid!r}", code="unknown_game")
         return rec
@@ -407,7 +417,7 @@ class GameService:
     def bot_returns(self, name: str) -> None:
         """Bring the bot back in every game where its seat is away (it opened its stream)."""
         for gid in self.accounts.games(name):
-            rec = self.store.load(gid) if _valid_id(gid) else None
+            rec = self._read(gid)
             seat = None if rec is None else next((s for s, b in enumerate(rec.bots) if remote_name(b) == name), None)
             if seat is not None and seat < len(rec.misses) and rec.misses[seat]:
                 self.bot_back(gid, seat)
@@ -427,7 +437,7 @@ class GameService:
         legal moves (what GET …/legal-moves serves). Games gone from the store leave the bot's list."""
         out = []
         for gid in self.accounts.games(name):
-            rec = self.store.load(gid) if _valid_id(gid) else None
+            rec = self._read(gid)
             if rec is None:
                 self.accounts.forget(name, gid)
                 continue
@@ -438,7 +448,7 @@ class GameService:
             out.append({"game_id": gid, "seat": seat, "seq": rec.seq, "state": with_bot_seats(self.view(state, seat), rec),
                         "legal_moves": self.legal_moves_at(rec, state, seat),
                         "time_left_ms": time_left_ms(rec, seat),
-                        "budget_ms": (rec.botcfg or game_botcfg(self.settings))["budget_ms"]})
+                        "budget_ms": rec.botcfg["budget_ms"]})
         return out
 
 

@@ -46,7 +46,8 @@ def play_bot_turn(game_id: str, seq: int, key_prefix: str, queue_name: str) -> d
     raw = job.connection
     logs.reset(game_id=game_id, seq=seq, job=job.id)
     settings = Settings.from_env(key_prefix=key_prefix, queue_name=queue_name)
-    service = GameService(GameStore.from_settings(store_connection(raw), settings), BotScheduler(raw, queue_name, key_prefix))
+    service = GameService(GameStore.from_settings(store_connection(raw), settings), BotScheduler(raw, queue_name, key_prefix),
+                          settings=settings)
     if job.enqueued_at is not None:
         waited = datetime.now(timezone.utc) - job.enqueued_at.replace(tzinfo=timezone.utc)
         metrics.BOT_WAIT_SECONDS.observe(max(0.0, waited.total_seconds()))

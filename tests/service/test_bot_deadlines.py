@@ -345,3 +345,19 @@ def test_the_api_killed_between_the_append_and_the_deadline_loses_no_turn(fault_
     raw = connect(settings.redis_url, decode=False)
     result = wait_for("the fallback job's result", lambda: Job.fetch(job_id(gid, 1, 1), connection=raw).return_value())
     assert result["status"] == "applied" and result["fallback"] == "timeout", "the reaper enqueued its one job"
+
+
+def test_a_game_stored_before_budgets_gets_the_servers_defaults(client, app, settings):
+    svc = app.extensions["referee.service"]
+    client.post("/v1/bots", {"name": "legacy"})
+    r = client.post("/v1/games", {"preset": "uecda", "hands": [["D3", "S6"], ["S5", "H5"]],
+                                  "players": [{"name": "me"}, {"name": "remote", "bot": "@legacy"}]})
+    gid = r.json["game_id"]
+    svc.store.r.hdel(svc.store.key(gid, "meta"), "botcfg")
+    svc.snapshots.drop(gid)
+    assert svc.load(gid).botcfg == {"budget_ms": settings.bot_budget_ms, "away_after": settings.bot_away_after,
+                                    "fallback": "pass"}
+    move = client.post(f"/v1/games/{gid}/moves", {"seat": 0, "action": "play", "cards": ["D3"]}, r.json["seat_tokens"][0])
+    assert move.status_code == 200, move.json
+    st = svc.store.turn_status([gid])[0]
+    assert st.deadline - st.owed_at >= settings.bot_budget_ms / 1000 - 0.01, "the whole default budget, not 0"
