@@ -61,7 +61,9 @@ def play_bot_turn(game_id: str, seq: int, key_prefix: str, queue_name: str) -> d
     finally:
         metrics.BOT_JOB_SECONDS.observe(time.perf_counter() - started)
     metrics.BOT_JOBS.labels(out["status"]).inc()
-    if out["status"] == "applied" and "owed_for_s" in out:
+    if out["status"] == "applied" and out.get("fallback"):
+        metrics.BOT_FALLBACKS.labels(out["fallback"]).inc()
+    elif out["status"] == "applied" and "owed_for_s" in out:
         metrics.BOT_TURN_SECONDS.observe(out["owed_for_s"])
     try:
         metrics.touch_game(service.store.r, key_prefix, game_id)
