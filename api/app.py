@@ -44,7 +44,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["referee.service"] = GameService(store, scheduler, fault_pause_s=settings.fault_pause_after_append_s,
                                                     max_name_chars=settings.max_name_chars,
                                                     max_record_chars=settings.max_record_chars,
-                                                    bots_busy_wait_s=settings.bots_busy_wait_s)
+                                                    bots_busy_wait_s=settings.bots_busy_wait_s, settings=settings)
     app.config["REFEREE_STORAGE"] = settings.storage_label or storage
     app.extensions["referee.streams"] = threading.BoundedSemaphore(settings.sse_max_streams)
     if settings.trusted_proxies:

@@ -33,6 +33,11 @@ class CreateGameSchema(Schema):
     hands = fields.List(fields.List(fields.String()), allow_none=True)
     table = fields.Boolean(load_default=False)
     leader = fields.Integer(allow_none=True, strict=True)
+    # registered bot seats: the per-move budget, the misses in a row that mark a seat away, the fallback
+    # (bounds and defaults are server settings: checked by the service)
+    bot_budget_ms = fields.Integer(allow_none=True, strict=True)
+    bot_away_after = fields.Integer(allow_none=True, strict=True)
+    bot_fallback = fields.String(allow_none=True)
 
 
 class HandsCorrectionSchema(Schema):

@@ -86,9 +86,10 @@ class Turn:
     seq: int
     state: dict
     legal_moves: LegalMoves
-    time_left_ms: float | None  # None: the server sets no per-move time budget
+    time_left_ms: int | None  # left of the game's per-move budget when sent, then the fallback plays (None: an
+    budget_ms: int | None = None  # older server without budgets)
 
     @classmethod
     def from_json(cls, event_id: str, data: dict) -> "Turn":
         return cls(event_id, data["game_id"], data["seat"], data["seq"], data["state"],
-                   LegalMoves.from_json(data["legal_moves"]), data.get("time_left_ms"))
+                   LegalMoves.from_json(data["legal_moves"]), data.get("time_left_ms"), data.get("budget_ms"))

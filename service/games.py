@@ -19,11 +19,14 @@ from referee.record import import_record
 from . import logs, metrics
 from .audit import clip_move, clip_verdict
 from .bot_accounts import BotAccounts, remote_name
+from .bot_turns import game_botcfg, miss_change, plan, time_left_ms, with_bot_seats, worker_bot
+from .deadlines import Deadlines
 from .encoded import EncodedJSON
 from .backpressure import BotGate
 from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized
 from .names import name_problem
 from .scheduler import BOT_STRATEGIES
+from .settings import Settings
 from .snapshots import SnapshotCache
 from .store import GameRecord, GameStore, Written
 from .tokens import digest, matching, new_token
@@ -35,6 +38,7 @@ MAX_RETRIES = 20
 MAX_RECORD_CHARS = 1_000_000
 MAX_NAME_CHARS = 40
 MAX_IDEMPOTENCY_KEY = 255
+DEFAULT_SETTINGS = Settings(redis_url=None, data_dir="", key_prefix="", queue_name="")
 
 
 def viewer_arg(viewer):
@@ -44,7 +48,7 @@ def viewer_arg(viewer):
 class GameService:
     def __init__(self, store: GameStore, scheduler=None, max_name_chars: int = MAX_NAME_CHARS,
                  max_record_chars: int = MAX_RECORD_CHARS, fault_pause_s: float = 0.0,
-                 bots_busy_wait_s: float = 0.0):
+                 bots_busy_wait_s: float = 0.0, settings: Settings | None = None):
         self.store = store
         self.scheduler = scheduler  # service.scheduler.BotScheduler or None
         self.max_name_chars, self.max_record_chars = max_name_chars, max_record_chars
@@ -52,6 +56,18 @@ class GameService:
         self.snapshots = SnapshotCache()
         self.bot_gate = BotGate(scheduler, bots_busy_wait_s) if scheduler is not None and bots_busy_wait_s > 0 else None
         self.accounts = BotAccounts(store.r, store.prefix)
+        self.deadlines = Deadlines(store.r, store.prefix)
+        self.settings = settings or DEFAULT_SETTINGS  # the registered bots' budget defaults and cap
+
+    def botcfg(self, rec: GameRecord) -> dict:
+        """The game's registered-bot settings; a game stored before they existed gets the server's defaults."""
+        return rec.botcfg or game_botcfg(self.settings)
+
+    def _read(self, gid: str, digest: str | None = None) -> GameRecord | None:
+        rec = self.store.load(gid, digest) if _valid_id(gid) else None
+        if rec is not None and rec.botcfg is None:
+            rec.botcfg = self.botcfg(rec)
+        return rec
 
     def check_names(self, names, code: str) -> None:
         for seat, name in enumerate(names):
@@ -63,7 +79,7 @@ class GameService:
     def load(self, gid: str, idempotency_key: str | None = None) -> GameRecord:
         """The game's snapshot in one round trip (with the answer stored under ``idempotency_key``, if any)."""
         digest = idempotency_digest(idempotency_key) if idempotency_key is not None else None
-        rec = self.store.load(gid, digest) if _valid_id(gid) else None
+        rec = self._read(gid, digest)
         if rec is None:
             raise NotFound(f"no game {gid!r}", code="unknown_game")
         return rec
@@ -112,8 +128,9 @@ class GameService:
 
     # --- creating -----------------------------------------------------------
     def create(self, preset: str, players: list[dict], rules=None, seed=None, hands=None, table=False,
-               leader=None) -> dict:
+               leader=None, bot_budget_ms=None, bot_away_after=None, bot_fallback=None) -> dict:
         self.check_names([p.get("name") for p in players], "bad_name")
+        botcfg = game_botcfg(self.settings, bot_budget_ms, bot_away_after, bot_fallback)
         bots = [p.get("bot") for p in players]
         unknown = sorted({b for b in bots if b is not None and b not in BOT_STRATEGIES and not remote_name(b)})
         if unknown:
@@ -125,7 +142,7 @@ class GameService:
         state, events = engine.new_game(preset, rules=rules,
                                     players=[p["name"] for p in players], seed=seed, hands=hands, table=table,
                                     leader=leader)
-        return self._store_new(state, events, bots)
+        return self._store_new(state, events, bots, botcfg=botcfg)
 
     def _check_registered(self, names: list[str]) -> None:
         twice = sorted({n for n in names if names.count(n) > 1})
@@ -157,36 +174,40 @@ class GameService:
             raise ApiError(exc.message, code="bad_record") from None
         return self._store_new(state, events, [None] * len(state.players), snapshots)
 
-    def _store_new(self, state, events, bots, snapshots=()) -> dict:
+    def _store_new(self, state, events, bots, snapshots=(), botcfg=None) -> dict:
         gid = secrets.token_hex(12)
         table = new_token("tbl")
         seats = [new_token("seat") for _ in state.players]
         state_json = engine.state_to_json(state)
-        owed, over = turn_flags(state, bots)
-        if any(map(worker_bot, bots)):
+        botcfg = botcfg or game_botcfg(self.settings)
+        owed, over = plan(state, bots, botcfg)
+        if any(bots):
             self.store.register_bot_game(gid)  # indexed before the game's keys exist: no owed turn escapes the reaper
         for name in filter(None, map(remote_name, bots)):
             self.accounts.seat(name, gid)  # before the game exists, so a stream never misses it
         table_hash, seat_hashes = digest(table), [digest(t) for t in seats]
-        seq = self.store.create(gid, state_json, events, table_hash, seat_hashes, bots, owed=owed, over=over,
-                                snapshots=snapshots)
+        seq, deadline = self.store.create(gid, state_json, events, table_hash, seat_hashes, bots, plan=owed,
+                                          over=over, snapshots=snapshots, botcfg=botcfg)
         # the first move then needs no read (and no parse) when this process answers it
         self.snapshots.put(GameRecord(gid, seq, state_json, table_hash, seat_hashes, bots,
-                                      owed=seq if owed else None), state)
+                                      owed=seq if _owes(owed) else None, deadline=deadline, botcfg=botcfg,
+                                      misses=(0,) * len(bots)), state)
         self._enqueue(gid, seq, owed)
+        self._arm(gid, deadline)
         self._wake(gid, seq, state, bots)
         return {"game_id": gid, "table_token": table, "seat_tokens": seats, "seq": seq, "state": state_json}
 
     # --- proposing ----------------------------------------------------------
     def propose(self, gid: str, move: dict, viewer, expected_seq: int | None = None, rec: GameRecord | None = None,
-                idempotency_key: str | None = None) -> tuple[int, dict]:
+                idempotency_key: str | None = None, fallback: str | None = None) -> tuple[int, dict]:
         """Judge and, if legal, apply ``move``. Returns (http status, body).
 
         ``rec`` is the snapshot the caller checked the token on (read, or this process's cache): the move then
         costs one script call; if the snapshot was stale the script refuses it and returns the current one, so
         a stale cache costs one more script call, never an extra read. With ``idempotency_key`` the
         answer is stored by the same script, and a retry with the same key and request gets it back (the body
-        then carries ``replayed: True``).
+        then carries ``replayed: True``). ``fallback`` (``timeout`` or ``away``): the move is the fallback's for a
+        registered bot seat that did not answer in time; its event says so.
         """
         self.require_seat(viewer, move.get("seat"))
         key = idempotency_digest(idempotency_key) if idempotency_key is not None else None
@@ -214,20 +235,25 @@ class GameService:
                     metrics.verdict(vj.get("reason"))
                     return 422, {"verdict": vj, "seq": rec.seq, "state": self.view(state, viewer)}
             else:
-                owed, over = turn_flags(new_state, rec.bots)
+                miss = miss_change(rec.bots, move.get("seat"), fallback)
+                owed, over = plan(new_state, rec.bots, rec.botcfg, miss)
+                if fallback:
+                    events = [dict(ev, fallback=fallback) if ev.get("type") == "move" else ev for ev in events]
                 last = events[-1]["seq"] if events else rec.seq
                 answer = {"fp": fingerprint, "status": 200, "seq": last, "verdict": vj} if key else None
                 state_json = EncodedJSON.of(engine.state_to_json(new_state))  # stored, and the table's answer
-                w = self.store.append(gid, rec.seq, state_json, events, owed=owed, over=over,
+                w = self.store.append(gid, rec.seq, state_json, events, plan=owed, over=over,
                                       idem=(key, answer) if key else None)
                 if w.status == "ok":
                     metrics.verdict(None)
                     logs.bind(seq=w.seq)
-                    self.snapshots.put(rec, new_state, seq=w.seq, state=state_json, owed=w.seq if owed else None,
-                                       tries=0)
-                    if owed and self.fault_pause_s:
+                    self.snapshots.put(rec, new_state, seq=w.seq, state=state_json,
+                                       owed=w.seq if _owes(owed) else None, tries=0, deadline=w.deadline,
+                                       misses=_missed(rec.misses, miss))
+                    if (owed["worker"] or w.deadline is not None) and self.fault_pause_s:
                         time.sleep(self.fault_pause_s)  # test hook: a crash here must not lose the bot turn
                     self._enqueue(gid, w.seq, owed)
+                    self._arm(gid, w.deadline)
                     self._wake(gid, w.seq, new_state, rec.bots)
                     self._results(gid, new_state, rec.bots)
                     view = state_json if viewer == TABLE else self.view(new_state, viewer)
@@ -279,12 +305,13 @@ class GameService:
             if engine.actors(state):
                 raise Conflict("the current deal is not over yet", code="deal_not_over")
             new_state, events = engine.next_deal(state, hands=hands)
-            owed, over = turn_flags(new_state, rec.bots)
-            if any(map(worker_bot, rec.bots)):
+            owed, over = plan(new_state, rec.bots, rec.botcfg)
+            if any(rec.bots):
                 self.store.register_bot_game(gid)  # the reaper may have dropped it when the last deal ended
-            w = self.store.append(gid, rec.seq, engine.state_to_json(new_state), events, owed=owed, over=over)
+            w = self.store.append(gid, rec.seq, engine.state_to_json(new_state), events, plan=owed, over=over)
             if w.status == "ok":
                 self._enqueue(gid, w.seq, owed)
+                self._arm(gid, w.deadline)
                 self._wake(gid, w.seq, new_state, rec.bots)
                 return {"seq": w.seq, "state": self.view(new_state, viewer)}
             self._after_conflict(gid, w, None)
@@ -298,9 +325,10 @@ class GameService:
             rec = self.load(gid)
             state = self.state_of(rec)
             new_state, events = engine.correct_hands(state, hands)
-            owed, over = turn_flags(new_state, rec.bots)
-            w = self.store.append(gid, rec.seq, engine.state_to_json(new_state), events, owed=owed, over=over)
+            owed, over = plan(new_state, rec.bots, rec.botcfg)
+            w = self.store.append(gid, rec.seq, engine.state_to_json(new_state), events, plan=owed, over=over)
             if w.status == "ok":
+                self._arm(gid, w.deadline)
                 self._wake(gid, w.seq, new_state, rec.bots)
                 self._results(gid, new_state, rec.bots)
                 return {"seq": w.seq, "state": self.view(new_state, viewer)}
@@ -360,15 +388,41 @@ class GameService:
             raise NotFound(f"no game {gid!r}", code="unknown_game")
 
     # --- bots ---------------------------------------------------------------
-    def _enqueue(self, gid: str, seq: int, owed: bool) -> None:
-        """Enqueue the bot turn a write made owed. The turn is already durable in the game's meta: if this
+    def _enqueue(self, gid: str, seq: int, owed: dict) -> None:
+        """Enqueue the worker bot turn a write made owed. The turn is already durable in the game's meta: if this
         fails (or the process dies first), a worker's reaper enqueues it (service/reaper.py)."""
-        if not owed or self.scheduler is None:
+        if not owed["worker"] or self.scheduler is None:
             return
         try:
             self.scheduler.schedule(gid, seq)
         except Exception:  # noqa: BLE001 - the move is stored; the reaper recovers the turn
             log.exception("game %s: could not enqueue the bot turn at seq %d; the reaper will", gid, seq)
+
+    def _arm(self, gid: str, deadline: float | None) -> None:
+        """Tell the workers' deadline keepers when the registered bots' turn a write made owed falls to the
+        fallback. Best effort: the deadline is durable in the game's meta, and the reaper finds it too."""
+        if deadline is None:
+            return
+        try:
+            self.deadlines.add(gid, deadline)
+        except Exception:  # noqa: BLE001 - the move is stored; the reaper plays the turn a grace later
+            log.exception("game %s: could not arm the deadline %.3f", gid, deadline)
+
+    def bot_back(self, gid: str, seat: int) -> None:
+        """The registered bot holding ``seat`` showed it is there: the seat is no longer away, and a turn that was
+        to be played at once because it was away gets the full budget from now."""
+        changed, deadline = self.store.bot_back(gid, seat)
+        if changed:
+            self.snapshots.drop(gid)
+            self._arm(gid, deadline)
+
+    def bot_returns(self, name: str) -> None:
+        """Bring the bot back in every game where its seat is away (it opened its stream)."""
+        for gid in self.accounts.games(name):
+            rec = self._read(gid)
+            seat = None if rec is None else next((s for s, b in enumerate(rec.bots) if remote_name(b) == name), None)
+            if seat is not None and seat < len(rec.misses) and rec.misses[seat]:
+                self.bot_back(gid, seat)
 
     def _wake(self, gid: str, seq: int, state, bots) -> None:
         """Wake the streams of the registered bots that owe a move now. Best effort: a stream rescans its games
@@ -400,7 +454,7 @@ class GameService:
         legal moves (what GET …/legal-moves serves). Games gone from the store leave the bot's list."""
         out = []
         for gid in self.accounts.games(name):
-            rec = self.store.load(gid) if _valid_id(gid) else None
+            rec = self._read(gid)
             if rec is None:
                 self.accounts.forget(name, gid)
                 continue
@@ -408,21 +462,25 @@ class GameService:
             state = self.state_of(rec)
             if seat is None or seat not in engine.actors(state):
                 continue
-            out.append({"game_id": gid, "seat": seat, "seq": rec.seq, "state": self.view(state, seat),
+            out.append({"game_id": gid, "seat": seat, "seq": rec.seq, "state": with_bot_seats(self.view(state, seat), rec),
                         "legal_moves": self.legal_moves_at(rec, state, seat),
-                        "time_left_ms": None})  # no per-move time budget exists yet
+                        "time_left_ms": time_left_ms(rec, seat),
+                        "budget_ms": rec.botcfg["budget_ms"]})
         return out
 
 
-def worker_bot(bot: str | None) -> bool:
-    """A seat played by an RQ worker (a strategy name), not by a human or a registered bot (``@name``)."""
-    return bool(bot) and remote_name(bot) is None
+def _owes(owed: dict) -> bool:
+    return bool(owed["worker"] or owed["remote"])
 
 
-def turn_flags(state, bots) -> tuple[bool, bool]:
-    """(a worker bot seat must act, nobody can act) in ``state``: what the store keeps for the reaper and the TTL."""
-    actors = engine.actors(state)
-    return any(worker_bot(bots[s]) for s in actors), not actors
+def _missed(misses: tuple, change) -> tuple:
+    """``misses`` after the append script applied ``change`` (seat, "inc" or "reset")."""
+    if change is None:
+        return misses
+    seat, op = change
+    out = list(misses) + [0] * max(0, seat + 1 - len(misses))
+    out[seat] = out[seat] + 1 if op == "inc" else 0
+    return tuple(out)
 
 
 def idempotency_digest(key: str) -> str:

@@ -35,6 +35,9 @@ BOT_TURN_SECONDS = Histogram("referee_bot_turn_latency_seconds",
 BOT_JOBS = Counter("referee_bot_jobs_total", "Bot turn jobs by outcome", ["status"])
 BOT_RETRIES = Counter("referee_bot_job_retries_total",
                       "Bot turns tried again: a conflict in the job, or a job the reaper re-enqueued")
+BOT_FALLBACKS = Counter("referee_bot_fallback_moves_total",
+                        "Moves the fallback played for registered bot seats: timeout (the budget ran out) or away",
+                        ["reason"])
 STREAMS = Gauge("referee_sse_streams_open", "Open Server-Sent Events streams", multiprocess_mode="livesum")
 
 _pending: dict[str, float] = {}  # game id -> last activity, not yet written

@@ -1,7 +1,9 @@
 """The reaper: every owed bot turn gets a live job.
 
 The store keeps, in each game's meta, the seq at which a bot seat owes a move (written by the same script that
-appends the move), and an index of the games with bot seats. Every `referee worker` runs this at start and
+appends the move), and an index of the games with bot seats (worker strategies or registered bots). A turn
+only registered bots owe has a deadline instead of a job: the reaper enqueues its fallback job once the
+deadline passed if no deadline keeper did (``due_at``). Every `referee worker` runs this at start and
 every ``reaper_interval_s``: for each indexed game whose owed turn is older than ``reaper_grace_s`` and whose
 current job is neither waiting nor running on a live worker (never enqueued, failed, finished without moving,
 or started by a worker that died), it claims the next retry in the game's meta (compare-and-set: one reaper
@@ -57,7 +59,7 @@ class BotReaper:
                 if now * 1000 - score > self.index_grace_s * 1000 and self.store.forget(gid, score):
                     counts["forgotten"] += 1
                 continue
-            if st.owed is not None and st.owed == st.seq and now - st.owed_at >= self.grace_s:
+            if st.owed is not None and st.owed == st.seq and now >= due_at(st, self.grace_s):
                 due.append((gid, st))
         if not due:
             return
@@ -78,6 +80,17 @@ class BotReaper:
                 metrics.BOT_RETRIES.inc()
                 log.warning("game %s: the bot turn at seq %d had no live job (%s); enqueued %s",
                             gid, st.seq, job_id(gid, st.seq, st.tries), jid)
+
+
+def due_at(st, grace_s: float) -> float:
+    """When a turn without a live job needs one. A worker seat's turn: a grace after it was owed (or retried),
+    left to the process that enqueued it. Registered bots' turn: its deadline (no job exists before it; the
+    deadline keeper, service/deadlines.py, is usually first), then a grace after each claimed job."""
+    if st.deadline is None:
+        return st.owed_at + grace_s
+    if st.tries == 0:
+        return st.deadline
+    return max(st.deadline, st.owed_at + grace_s)
 
 
 def alive_ttl(interval_s: float) -> float:

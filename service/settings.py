@@ -21,6 +21,11 @@ class Settings:
     reaper_interval_s: float = 2.0      # how often every `referee worker` looks for owed bot turns without a live job
     reaper_grace_s: float = 5.0         # an owed turn younger than this is left to the process that appended it
     bot_max_retries: int = 5            # retries of one bot turn before the reaper gives up on it (and logs it)
+    # registered bots' time per move (docs/remote-bots.md); a game may set its own budget up to the cap
+    bot_budget_ms: int = 10_000         # a game's default per-move budget of its registered bot seats
+    bot_budget_max_ms: int = 300_000    # the largest budget a game may set (400 bad_bot_budget above it)
+    bot_away_after: int = 3             # a game's default: fallback moves in a row that mark a registered seat away
+    deadline_poll_s: float = 0.05       # how often every `referee worker` looks for registered bots' deadlines
     # retention and limits of what a game stores
     game_ttl_s: int = 7 * 24 * 3600     # a game nobody moved in this long expires (refreshed on each write)
     game_ttl_over_s: int = 24 * 3600    # ... and this long after its deal is over (a new deal restores the above)
@@ -34,7 +39,7 @@ class Settings:
     bot_workers: int = 0                # bot worker processes `referee serve` starts (0: one per CPU core)
     bots_busy_wait_s: float = 0.2       # new games with bot seats get 503 bots_busy while owed turns wait longer
     http_nice: int = 5                  # the API processes run this much nicer than the bot workers (0: as nice)
-    # test hook: sleep this long between a proposal's append and the enqueue of the bot turn it made owed
+    # test hook: sleep this long between a proposal's append and the enqueue (or deadline) of the bot turn it made owed
     fault_pause_after_append_s: float = 0.0
     # --- limits (docs/limits.md); a rate of 0 turns that limit off ---
     max_body_bytes: int = 1_048_576      # larger bodies get 413 body_too_large

@@ -3,8 +3,11 @@
 Every key of one game shares the hash tag ``{game_id}`` so they live on one cluster slot, and every write to a
 game is one Lua script over those keys only (never a key of another game):
 
-- ``<prefix>:{<id>}:meta`` hash: ``seq``, ``state`` (the snapshot), token hashes, ``bots``, ``over`` (1 when
-  nobody can act: the deal is over), and while a bot seat owes a move: ``owed`` (= seq), ``owed_at``, ``tries``;
+- ``<prefix>:{<id>}:meta`` hash: ``seq``, ``state`` (the snapshot), token hashes, ``bots``, ``botcfg`` (the
+  registered bots' budget settings, JSON), ``over`` (1 when nobody can act: the deal is over), ``miss<seat>``
+  (a registered bot seat's fallback moves in a row), and while a bot seat owes a move: ``owed`` (= seq),
+  ``owed_at``, ``tries``, and when only registered bots owe it: ``deadline`` (epoch seconds) and ``fallback``
+  (``timeout``, or ``away`` when the deadline was at once);
 - ``<prefix>:{<id>}:log`` stream of the applied events, never trimmed: the event with ``seq = s`` has id
   ``(s+1)-0`` (stream ids must be > 0-0);
 - ``<prefix>:{<id>}:audit`` stream of rejected proposals, trimmed (``XADD MAXLEN ~``): the k-th proposal
@@ -56,22 +59,43 @@ local function snapshot(before, last, state, every)
     redis.call('XADD', KEYS[7], (last + 1) .. '-0', 'state', state)
   end
 end
-local function owe(owed, seq, now)
-  if owed == '1' then
-    redis.call('HSET', KEYS[1], 'owed', seq, 'owed_at', now, 'tries', 0)
-  else
-    redis.call('HDEL', KEYS[1], 'owed', 'owed_at', 'tries')
+-- The bot turn a write leaves owed (service/bot_turns.py builds ``plan``): first the move's own seat's count
+-- of fallback moves in a row (+1 for a fallback, 0 for any other move), then who owes. A worker seat's turn is
+-- played at once by the job the caller enqueues; a turn only registered bots owe gets a deadline, now + the
+-- budget, or now itself when one of them is away (that many fallbacks in a row). Returns the deadline or ''.
+local function owe(plan, seq, now)
+  local p = cjson.decode(plan)
+  if p.miss then
+    local field = 'miss' .. p.miss[1]
+    if p.miss[2] == 'inc' then redis.call('HINCRBY', KEYS[1], field, 1) else redis.call('HSET', KEYS[1], field, 0) end
   end
+  if p.worker then
+    redis.call('HSET', KEYS[1], 'owed', seq, 'owed_at', now, 'tries', 0)
+    redis.call('HDEL', KEYS[1], 'deadline', 'fallback')
+    return ''
+  end
+  if #p.remote == 0 then
+    redis.call('HDEL', KEYS[1], 'owed', 'owed_at', 'tries', 'deadline', 'fallback')
+    return ''
+  end
+  local why, deadline = 'timeout', tonumber(now) + p.budget_ms / 1000
+  for _, seat in ipairs(p.remote) do
+    local misses = tonumber(redis.call('HGET', KEYS[1], 'miss' .. seat) or '0')
+    if p.away_after > 0 and misses >= p.away_after then why, deadline = 'away', tonumber(now) end
+  end
+  deadline = string.format('%.3f', deadline)
+  redis.call('HSET', KEYS[1], 'owed', seq, 'owed_at', now, 'tries', 0, 'deadline', deadline, 'fallback', why)
+  return deadline
 end
 """
 
-# ARGV: state, table, seats, bots, owed, over, now, ttl, ttl_over, snapshot_every, n, then n (seq, state) replay
-# snapshots before the last event (an imported record's), then (seq, event) pairs. The log starts with
-# game_created (seq 0), as good a start for a replay as a snapshot at 0.
+# ARGV: state, table, seats, bots, plan, over, now, ttl, ttl_over, snapshot_every, bot settings, n, then n (seq,
+# state) replay snapshots before the last event (an imported record's), then (seq, event) pairs. The log starts
+# with game_created (seq 0), as good a start for a replay as a snapshot at 0.
 _CREATE = _LIB + """
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('game exists') end
-local first = 12 + 2 * tonumber(ARGV[11])
-for i = 12, first - 1, 2 do
+local first = 13 + 2 * tonumber(ARGV[12])
+for i = 13, first - 1, 2 do
   redis.call('XADD', KEYS[7], (tonumber(ARGV[i]) + 1) .. '-0', 'state', ARGV[i + 1])
 end
 local last = -1
@@ -80,14 +104,14 @@ for i = first, #ARGV, 2 do
   redis.call('XADD', KEYS[2], (last + 1) .. '-0', 'kind', 'event', 'data', ARGV[i + 1])
 end
 redis.call('HSET', KEYS[1], 'seq', last, 'state', ARGV[1], 'rk', 0, 'table', ARGV[2], 'seats', ARGV[3],
-           'bots', ARGV[4], 'over', ARGV[6])
+           'bots', ARGV[4], 'over', ARGV[6], 'botcfg', ARGV[11])
 snapshot(0, last, ARGV[1], ARGV[10])
-owe(ARGV[5], last, ARGV[7])
+local deadline = owe(ARGV[5], last, ARGV[7])
 refresh(ARGV[6], ARGV[8], ARGV[9])
-return last
+return {last, deadline}
 """
 
-# ARGV: expected_seq, state, owed, over, now, ttl, ttl_over, idem digest, idem answer, idem cap, snapshot_every,
+# ARGV: expected_seq, state, plan (see owe), over, now, ttl, ttl_over, idem digest, idem answer, idem cap, snapshot_every,
 # then pairs
 _APPEND = _LIB + """
 local cur = tonumber(redis.call('HGET', KEYS[1], 'seq'))
@@ -106,10 +130,10 @@ for i = 12, #ARGV, 2 do
 end
 redis.call('HSET', KEYS[1], 'seq', last, 'state', ARGV[2], 'rk', 0, 'over', ARGV[4])
 snapshot(cur, last, ARGV[2], ARGV[11])
-owe(ARGV[3], last, ARGV[5])
+local deadline = owe(ARGV[3], last, ARGV[5])
 remember(ARGV[8], ARGV[9], ARGV[10])
 refresh(ARGV[4], ARGV[6], ARGV[7])
-return {1, last}
+return {1, last, deadline}
 """
 
 # ARGV: expected_seq, audit entry, audit cap, ttl, ttl_over, idem digest, idem answer, idem cap
@@ -144,8 +168,24 @@ redis.call('HSET', KEYS[1], 'tries', tonumber(ARGV[2]) + 1, 'owed_at', ARGV[3])
 return 1
 """
 
-# KEYS: the index. ARGV: game id, the score the reaper saw. Unchanged score = nobody registered it again since.
-_FORGET = """
+# KEYS: meta. ARGV: seat, now. A registered bot is back (its stream opened, or it posted a move): its count of
+# fallbacks in a row is 0 again, and if the turn owed now was to be played at once because it was away (and no
+# job was claimed for it yet), it gets the game's full budget from now instead. Returns '' (it had missed nothing),
+# 'back', or the turn's new deadline.
+_BACK = """
+local field = 'miss' .. ARGV[1]
+if tonumber(redis.call('HGET', KEYS[1], field) or '0') == 0 then return '' end
+redis.call('HSET', KEYS[1], field, 0)
+local m = redis.call('HMGET', KEYS[1], 'seq', 'owed', 'tries', 'fallback', 'botcfg')
+if m[2] ~= m[1] or m[3] ~= '0' or m[4] ~= 'away' or not m[5] then return 'back' end
+local deadline = string.format('%.3f', tonumber(ARGV[2]) + cjson.decode(m[5]).budget_ms / 1000)
+redis.call('HSET', KEYS[1], 'deadline', deadline, 'fallback', 'timeout')
+return deadline
+"""
+
+# KEYS: a sorted set (the reaper's index, the deadlines). ARGV: member, the score read. Removes the member only if
+# its score is unchanged: nobody registered it again (or gave it a new deadline) since it was read.
+ZREM_IF_SCORE = """
 local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
 if score and tonumber(score) == tonumber(ARGV[2]) then return redis.call('ZREM', KEYS[1], ARGV[1]) end
 return 0
@@ -162,6 +202,9 @@ class GameRecord:
     bots: list[str | None]
     owed: int | None = None       # the seq at which a bot seat owes a move
     tries: int = 0                # retries of that bot turn so far
+    deadline: float | None = None  # when registered bots owe it: when the fallback plays it (epoch seconds)
+    botcfg: dict | None = None    # the registered bots' budget settings (service/bot_turns.py); None: defaults
+    misses: tuple = ()            # per seat, fallback moves in a row (registered bot seats; 0 elsewhere)
     idem: dict | None = None      # the stored answer for the Idempotency-Key asked about, if any
     idem_digest: str | None = None  # the key (digest) that was asked about
     parsed: object = None         # the engine state of ``state``, when a cache kept it (service/snapshots.py)
@@ -174,6 +217,7 @@ class Written:
     seq: int
     prior: dict | None = None     # the stored answer when "replayed"
     state: dict | None = None     # the current snapshot when "stale": judge again without another read
+    deadline: float | None = None  # "ok": the deadline of the registered bots' turn it left owed
 
 
 @dataclass
@@ -184,6 +228,7 @@ class TurnStatus:
     owed_at: float
     tries: int
     over: bool
+    deadline: float | None = None  # only registered bots owe the turn: no job plays it before this
 
 
 @dataclass
@@ -191,6 +236,14 @@ class LogEntry:
     kind: str  # "event" or "rejected"
     stream_id: str
     data: dict
+
+
+MAX_SEATS = 8
+MISS_FIELDS = tuple(f"miss{seat}" for seat in range(MAX_SEATS))
+
+
+def _plan(plan: dict | None) -> str:
+    return json.dumps(plan or {"worker": False, "remote": []})
 
 
 def entry_id_for_seq(seq: int) -> str:
@@ -216,7 +269,8 @@ class GameStore:
         self._reject = conn.register_script(_REJECT)
         self._replay_inputs = conn.register_script(_REPLAY_INPUTS)
         self._retry = conn.register_script(_RETRY)
-        self._forget = conn.register_script(_FORGET)
+        self._forget = conn.register_script(ZREM_IF_SCORE)
+        self._back = conn.register_script(_BACK)
 
     @classmethod
     def from_settings(cls, conn, settings) -> "GameStore":
@@ -248,16 +302,20 @@ class GameStore:
         self.r.zadd(self.index_key, {gid: int(time.time() * 1000)})
 
     def create(self, gid: str, state: dict, events: list[dict], table_hash: str, seat_hashes: list[str],
-               bots: list[str | None], owed: bool = False, over: bool = False, snapshots=()) -> int:
+               bots: list[str | None], plan: dict | None = None, over: bool = False, snapshots=(),
+               botcfg: dict | None = None) -> tuple[int, float | None]:
         """Store a new game: its log, its state after the last event, and ``snapshots``, (seq, state) replay
-        snapshots before the last event in increasing seq (a record imported whole: see ``snapshot_seqs``)."""
-        args: list = [text_of(state), table_hash, json.dumps(seat_hashes), json.dumps(bots), int(owed),
-                      int(over), time.time(), self.ttl_s, self.ttl_over_s, self.snapshot_every, len(snapshots)]
+        snapshots before the last event in increasing seq (a record imported whole: see ``snapshot_seqs``).
+        Returns its seq and the deadline of the registered bots' turn it leaves owed (None: none)."""
+        args: list = [text_of(state), table_hash, json.dumps(seat_hashes), json.dumps(bots), _plan(plan),
+                      int(over), time.time(), self.ttl_s, self.ttl_over_s, self.snapshot_every,
+                      json.dumps(botcfg or {}), len(snapshots)]
         for seq, snap in snapshots:
             args += [seq, text_of(snap)]
         for ev in events:
             args += [ev["seq"], encode(ev)]
-        return int(self._create(keys=self.keys(gid), args=args))
+        seq, deadline = self._create(keys=self.keys(gid), args=args)
+        return int(seq), float(deadline) if deadline else None
 
     def snapshot_seqs(self, seqs: list[int]) -> set[int]:
         """Of the seqs of a log written at once, those after which a game written event by event would hold a
@@ -273,7 +331,7 @@ class GameStore:
 
     def load(self, gid: str, idem: str | None = None) -> GameRecord | None:
         """The snapshot (one round trip), with the stored answer for Idempotency-Key digest ``idem`` if given."""
-        fields = ("seq", "state", "table", "seats", "bots", "owed", "tries")
+        fields = ("seq", "state", "table", "seats", "bots", "owed", "tries", "deadline", "botcfg", *MISS_FIELDS)
         if idem:
             pipe = self.r.pipeline(transaction=False)
             pipe.hmget(self._meta(gid), *fields)
@@ -281,23 +339,25 @@ class GameStore:
             row, prior = pipe.execute()
         else:
             row, prior = self.r.hmget(self._meta(gid), *fields), None
-        seq, state, table, seats, bots, owed, tries = row
+        seq, state, table, seats, bots, owed, tries, deadline, botcfg, *misses = row
         if seq is None:
             return None
         return GameRecord(gid, int(seq), json.loads(state), table, json.loads(seats), json.loads(bots),
                           None if owed is None else int(owed), int(tries or 0),
-                          None if prior is None else json.loads(prior), idem or None)
+                          None if deadline is None else float(deadline), json.loads(botcfg) if botcfg else None,
+                          tuple(int(m or 0) for m in misses), None if prior is None else json.loads(prior),
+                          idem or None)
 
-    def append(self, gid: str, expected_seq: int, state: dict, events: list[dict], owed: bool = False,
+    def append(self, gid: str, expected_seq: int, state: dict, events: list[dict], plan: dict | None = None,
                over: bool = False, idem: tuple[str, dict] | None = None) -> Written:
         """Atomically add ``events`` and the new snapshot iff the game still stands at ``expected_seq``.
 
-        ``owed``: a bot seat must act in the new state (the reaper's durable record of the bot turn);
-        ``over``: nobody can act (the shorter TTL applies); ``idem``: (key digest, answer) to remember. A
-        ``state`` that is EncodedJSON is stored as its text.
+        ``plan``: the bot turn the new state leaves owed and the move's miss count (service/bot_turns.py; the
+        reaper's durable record of the bot turn); ``over``: nobody can act (the shorter TTL applies); ``idem``:
+        (key digest, answer) to remember. A ``state`` that is EncodedJSON is stored as its text.
         """
         digest, answer = idem or ("", None)
-        args: list = [expected_seq, text_of(state), int(owed), int(over), time.time(), self.ttl_s,
+        args: list = [expected_seq, text_of(state), _plan(plan), int(over), time.time(), self.ttl_s,
                       self.ttl_over_s, digest, json.dumps(answer) if digest else "", self.idempotency_keys,
                       self.snapshot_every]
         for ev in events:
@@ -315,7 +375,7 @@ class GameStore:
     def _written(reply) -> Written:
         code, seq = int(reply[0]), int(reply[1])
         if code == 1:
-            return Written("ok", seq)
+            return Written("ok", seq, deadline=float(reply[2]) if len(reply) > 2 and reply[2] else None)
         if code == 2:
             return Written("replayed", seq, json.loads(reply[2]))
         if code == 0:
@@ -384,16 +444,23 @@ class GameStore:
     def turn_status(self, gids: list[str]) -> list[TurnStatus]:
         pipe = self.r.pipeline(transaction=False)
         for gid in gids:
-            pipe.hmget(self._meta(gid), "seq", "owed", "owed_at", "tries", "over")
+            pipe.hmget(self._meta(gid), "seq", "owed", "owed_at", "tries", "over", "deadline")
         out = []
-        for seq, owed, owed_at, tries, over in pipe.execute():
+        for seq, owed, owed_at, tries, over, deadline in pipe.execute():
             out.append(TurnStatus(None if seq is None else int(seq), None if owed is None else int(owed),
-                                  float(owed_at or 0), int(tries or 0), over == "1"))
+                                  float(owed_at or 0), int(tries or 0), over == "1",
+                                  None if deadline is None else float(deadline)))
         return out
 
     def claim_retry(self, gid: str, seq: int, tries: int) -> bool:
         """True for exactly one caller: the turn owed at ``seq`` after ``tries`` retries now has ``tries + 1``."""
         return bool(self._retry(keys=[self._meta(gid)], args=[seq, tries, time.time()]))
+
+    def bot_back(self, gid: str, seat: int) -> tuple[bool, float | None]:
+        """A registered bot seat's bot is back: its misses are 0 again. Returns (they were not 0, the owed turn's
+        new deadline when it was to be played at once because the seat was away)."""
+        reply = self._back(keys=[self._meta(gid)], args=[seat, time.time()])
+        return bool(reply), (float(reply) if reply and reply != "back" else None)
 
     def forget(self, gid: str, score) -> bool:
         """Drop a gone or finished game from the index unless it was registered again since ``score``."""

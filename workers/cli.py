@@ -42,7 +42,7 @@ def register(subparsers) -> None:
 
 
 def cmd_worker(args) -> int:
-    from service import logs
+    from service import deadlines, logs
     from service.reaper import BotReaper, run_in_thread
     from service.redis_conn import connect, connect_store, embedded_url, start_embedded, stop_embedded
     from service.scheduler import BotScheduler
@@ -65,17 +65,20 @@ def cmd_worker(args) -> int:
     scheduler = BotScheduler(connect(url, decode=False), settings.queue_name, settings.key_prefix)
     reaper = BotReaper(GameStore.from_settings(connect_store(settings, url), settings), scheduler,
                        grace_s=settings.reaper_grace_s, max_retries=settings.bot_max_retries)
-    stop = None
+    keeper = deadlines.DeadlineKeeper(GameStore.from_settings(connect_store(settings, url), settings), scheduler)
+    stops = []
     try:
         if args.burst:
             scheduler.mark_alive(worker.name, 60)
             reaper.run_once()
+            keeper.run_once()
         else:
-            _, stop = run_in_thread(reaper, settings.reaper_interval_s, worker.name)
+            stops.append(run_in_thread(reaper, settings.reaper_interval_s, worker.name)[1])
+            stops.append(deadlines.run_in_thread(keeper, settings.deadline_poll_s)[1])
         # RQ installs its own SIGTERM/SIGINT handlers: finish the current job, then return
         worker.work(burst=args.burst, with_scheduler=False)
     finally:
-        if stop is not None:
+        for stop in stops:
             stop.set()
         scheduler.mark_gone(worker.name)
         if embedded is not None:

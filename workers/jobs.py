@@ -13,6 +13,8 @@ from rq import get_current_job
 
 from service import logs, metrics
 from service.errors import NotFound
+from service.bot_accounts import remote_name
+from service.bot_turns import away, fallback_due
 from service.games import GameService, worker_bot
 from service.redis_conn import connect_cluster, decoding
 from service.scheduler import BotScheduler
@@ -21,6 +23,7 @@ from service.store import GameStore
 
 from . import bots
 from .bots.observer import ask
+from .fallback import fallback_move
 
 
 log = logging.getLogger("referee.bots")
@@ -43,7 +46,8 @@ def play_bot_turn(game_id: str, seq: int, key_prefix: str, queue_name: str) -> d
     raw = job.connection
     logs.reset(game_id=game_id, seq=seq, job=job.id)
     settings = Settings.from_env(key_prefix=key_prefix, queue_name=queue_name)
-    service = GameService(GameStore.from_settings(store_connection(raw), settings), BotScheduler(raw, queue_name, key_prefix))
+    service = GameService(GameStore.from_settings(store_connection(raw), settings), BotScheduler(raw, queue_name, key_prefix),
+                          settings=settings)
     if job.enqueued_at is not None:
         waited = datetime.now(timezone.utc) - job.enqueued_at.replace(tzinfo=timezone.utc)
         metrics.BOT_WAIT_SECONDS.observe(max(0.0, waited.total_seconds()))
@@ -57,7 +61,9 @@ def play_bot_turn(game_id: str, seq: int, key_prefix: str, queue_name: str) -> d
     finally:
         metrics.BOT_JOB_SECONDS.observe(time.perf_counter() - started)
     metrics.BOT_JOBS.labels(out["status"]).inc()
-    if out["status"] == "applied" and "owed_for_s" in out:
+    if out["status"] == "applied" and out.get("fallback"):
+        metrics.BOT_FALLBACKS.labels(out["fallback"]).inc()
+    elif out["status"] == "applied" and "owed_for_s" in out:
         metrics.BOT_TURN_SECONDS.observe(out["owed_for_s"])
     try:
         metrics.touch_game(service.store.r, key_prefix, game_id)
@@ -135,8 +141,10 @@ def play(service: GameService, game_id: str, seq: int, strategy=bots.get) -> dic
 
     The bot gets what the observer builds (the seat's view and its annotated legal moves) and (if it wants it) the seat's redacted log; ``mc`` stops
     searching at its time budget (200 ms by default), so the move is proposed well within budget + 1 s.
-    On a seq conflict, re-read: if the game moved on, the applier of the newer
-    seq scheduled its own job, so this one only retries while it is still current.
+    Once no worker seat acts and the registered bots' deadline has passed, the fallback plays a registered
+    seat (an away one first), its move marked ``fallback``. On a seq conflict, re-read: if the game moved on
+    (a late answer of the registered bot included), the applier of the newer seq scheduled its own job, so
+    this one only retries while it is still current.
     """
     while True:
         try:
@@ -146,7 +154,12 @@ def play(service: GameService, game_id: str, seq: int, strategy=bots.get) -> dic
         if rec.seq != seq:
             return {"status": "superseded", "seq": rec.seq}
         state = service.state_of(rec)
-        seats = [s for s in engine.actors(state) if worker_bot(rec.bots[s])]  # never a registered bot's
+        actors = engine.actors(state)
+        seats = [s for s in actors if worker_bot(rec.bots[s])]
+        fallback = None
+        if not seats and fallback_due(rec):
+            seats = sorted((s for s in actors if remote_name(rec.bots[s])), key=lambda s: not away(rec, s))
+            fallback = "away" if seats and away(rec, seats[0]) else "timeout"
         if not seats:
             return {"status": "no_bot_to_act", "seq": seq}
         seat = seats[0]
@@ -154,14 +167,17 @@ def play(service: GameService, game_id: str, seq: int, strategy=bots.get) -> dic
         if not legal:
             return {"status": "no_legal_move", "seq": seq, "seat": seat}
         rng = random.Random(f"{game_id}:{seq}:{seat}")
-        bot = strategy(rec.bots[seat])
-        history = None
-        if bots.wants_history(bot):
-            # the seat's own redacted log: what it could have seen at the table, nothing more
-            history = [engine.redact_event(e, seat) for e in service.store.events(game_id)]
-        move = ask(bot, state, seat, rng, history=history, legal=legal)
+        if fallback:
+            move = fallback_move((rec.botcfg or {}).get("fallback", "pass"), state, seat, rng, legal)
+        else:
+            bot = strategy(rec.bots[seat])
+            history = None
+            if bots.wants_history(bot):
+                # the seat's own redacted log: what it could have seen at the table, nothing more
+                history = [engine.redact_event(e, seat) for e in service.store.events(game_id)]
+            move = ask(bot, state, seat, rng, history=history, legal=legal)
         try:
-            status, body = service.propose(game_id, move, viewer=seat, expected_seq=seq, rec=rec)
+            status, body = service.propose(game_id, move, viewer=seat, expected_seq=seq, rec=rec, fallback=fallback)
         except Exception as exc:  # noqa: BLE001 - a conflict means: re-read and decide again
             if getattr(exc, "code", None) == "stale_seq":
                 metrics.BOT_RETRIES.inc()
@@ -169,5 +185,6 @@ def play(service: GameService, game_id: str, seq: int, strategy=bots.get) -> dic
             if isinstance(exc, NotFound):
                 return {"status": "gone", "seq": seq}
             raise
-        return {"status": "applied" if status == 200 else "rejected", "seq": body["seq"], "seat": seat,
-                "verdict": body["verdict"]}
+        out = {"status": "applied" if status == 200 else "rejected", "seq": body["seq"], "seat": seat,
+               "verdict": body["verdict"]}
+        return {**out, "fallback": fallback} if fallback else out

@@ -59,6 +59,7 @@ def stream():
         raise Unauthorized("this is not a registered bot's token", code="invalid_token")
     last = _last_turn_id()
     wait = query(BotStreamQuery())["wait"]
+    svc.bot_returns(name)  # a bot that opens its stream is back at every seat where it was away
     return sse_response(_turns(svc, name, last, wait), "reconnect later")
 
 

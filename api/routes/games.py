@@ -1,5 +1,6 @@
 from flask import Blueprint
 
+from service.bot_turns import with_bot_seats
 from service.errors import ApiError
 from ..guards import json_body
 from ..http import bearer, body, query, respond, service
@@ -21,7 +22,8 @@ def create_game():
     data = body(CreateGameSchema())
     out = service().create(data["preset"], data["players"], rules=data.get("rules"),
                            seed=data.get("seed"), hands=data.get("hands"), table=data["table"],
-                           leader=data.get("leader"))
+                           leader=data.get("leader"), bot_budget_ms=data.get("bot_budget_ms"),
+                           bot_away_after=data.get("bot_away_after"), bot_fallback=data.get("bot_fallback"))
     return respond(CreatedGameSchema(), out, 201)
 
 
@@ -30,7 +32,7 @@ def get_game(game_id):
     svc = service()
     rec = svc.load(game_id)
     viewer = svc.viewer(rec, bearer())
-    state = svc.view(svc.state_of(rec), viewer)
+    state = with_bot_seats(svc.view(svc.state_of(rec), viewer), rec)
     return state, 200, {"X-Referee-Seq": str(rec.seq), "X-Referee-Viewer": str(viewer)}
 
 

@@ -1,5 +1,7 @@
 from flask import Blueprint, request
 
+from service.bot_accounts import remote_name
+
 from ..http import bearer, body, json_answer, respond, service
 from ..schemas import JudgedSchema, MoveRequestSchema, move_from
 
@@ -16,10 +18,18 @@ def propose(game_id):
     rec = svc.snapshot(game_id)
     viewer = svc.viewer(rec, bearer())
     data = body(MOVE_REQUEST)
+    _bot_answered(svc, rec, viewer, data.get("seat"))
     status, out = svc.propose(game_id, move_from(data), viewer, expected_seq=data.get("expected_seq"), rec=rec,
                               idempotency_key=key)
     headers = {"Idempotent-Replayed": "true"} if out.pop("replayed", False) else {}
     return json_answer(out, status, headers)  # already the JudgedSchema shape, the table's state encoded once
+
+
+def _bot_answered(svc, rec, viewer, seat) -> None:
+    """A registered bot that posts a move for its seat is there, whether or not the move arrives in time: its
+    misses in a row start again from 0 (a no-op unless it missed). ``viewer`` came from its bot token."""
+    if viewer == seat and (bearer() or "").startswith("bot_") and remote_name(rec.bots[seat]):
+        svc.bot_back(rec.game_id, seat)
 
 
 @bp.post("/<game_id>/judge")

@@ -6,13 +6,14 @@ import secrets
 import tempfile
 
 import pytest
-from rq import Queue, SimpleWorker
+from rq import Queue
 
 from api.app import create_app
 from service.redis_conn import connect
 from service.settings import Settings
 
 from tests.redis_support import cleanup, real_redis_url
+from workers.rq_worker import PromptSimpleWorker
 
 from .helpers import Client
 
@@ -48,12 +49,13 @@ def client(app) -> Client:
 
 @pytest.fixture(scope="session")
 def run_bots(redis_url, settings):
-    """Run a real RQ worker in burst mode until no bot turn is queued."""
+    """Run a real RQ worker in burst mode until no bot turn is queued (RQ's listener polling every second, as
+    `referee worker`'s does: RQ's own 60 s poll can hold a burst worker's exit for a minute)."""
     raw = connect(redis_url, decode=False)
     queue = Queue(settings.queue_name, connection=raw)
 
     def run() -> int:
-        worker = SimpleWorker([queue], connection=raw)
+        worker = PromptSimpleWorker([queue], connection=raw)
         worker.work(burst=True, with_scheduler=False)
         return worker.successful_job_count
 

@@ -99,7 +99,8 @@ def test_a_registered_bot_seat_is_owed_to_its_stream_not_to_the_workers(client, 
     svc = app.extensions["referee.service"]
     rec = svc.load(gid)
     assert 1 in client.legal(gid, g["table_token"], 1)["actors"]  # the workers stopped at the bot's turn
-    assert rec.owed is None  # nothing for the reaper: no RQ job is ever due for this turn
+    # owed with a deadline, no job: one is enqueued only if the deadline passes (tests/service/test_bot_deadlines.py)
+    assert rec.owed == rec.seq and rec.deadline is not None and rec.tries == 0
     assert run_bots() == 0
     got = _turns(_stream(client, bot["bot_token"]))
     assert len(got) == 1
@@ -107,7 +108,7 @@ def test_a_registered_bot_seat_is_owed_to_its_stream_not_to_the_workers(client, 
     assert tid == f"{gid}.{rec.seq}" and turn["game_id"] == gid and turn["seat"] == 1 and turn["seq"] == rec.seq
     assert turn["legal_moves"] == client.legal(gid, g["seat_tokens"][1], 1)
     assert turn["state"] == client.state(gid, g["seat_tokens"][1])[0]
-    assert turn["time_left_ms"] is None
+    assert 0 <= turn["time_left_ms"] <= turn["budget_ms"] == 10_000
     spec = SPEC["components"]
     errors = [e.message for e in OAS31Validator({**spec["schemas"]["BotTurn"], "components": spec}).iter_errors(turn)]
     assert not errors, errors[:5]
