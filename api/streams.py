@@ -2,11 +2,16 @@
 a game's or a bot's, holds a server thread and one slot; past the cap a stream is refused with a 503."""
 from __future__ import annotations
 
+import os
+
 from flask import Response, current_app, stream_with_context
 
 from service.errors import ApiError
 
 from .observability import counted_stream
+
+# the process that started this one (gunicorn's master: the app is imported in each worker after the fork)
+_PARENT = os.getppid()
 
 
 def sse_response(events, poll_hint: str) -> Response:
@@ -22,7 +27,12 @@ def sse_response(events, poll_hint: str) -> Response:
 
     def generate():
         try:
-            yield from events
+            for chunk in events:
+                yield chunk
+                if os.getppid() != _PARENT:
+                    # our gunicorn master died: end the stream, so that this orphaned process can exit and the
+                    # client reconnects (Last-Event-ID) to the master that replaced it
+                    return
         finally:
             release()  # the stream ended, or the server closed it (its client left)
 

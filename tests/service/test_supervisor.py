@@ -7,6 +7,7 @@ import random
 import re
 import signal
 import subprocess
+import sys
 
 import pytest
 import requests
@@ -72,7 +73,7 @@ def serve(tmp_path):
 
 
 def test_a_killed_worker_is_restarted_and_plays_bots(serve):
-    s = serve()
+    s = serve("--workers", "1")  # the only worker: the one found after the kill is its replacement
     old = s.child("cli worker")
     kill9(old)
     new = wait_until(lambda: (p := child_matching(s.pid, "cli worker")) and p != old and p, 30, "a new worker")
@@ -251,3 +252,57 @@ def state_seq(base, game):
     r = requests.get(f"{base}/v1/games/{game['game_id']}", headers=auth(game["table_token"]), timeout=10)
     assert r.status_code == 200, r.text
     return int(r.headers["X-Referee-Seq"])
+
+
+def _answers(base) -> bool:
+    try:
+        return requests.get(f"{base}/healthz", timeout=2).status_code == 200
+    except requests.RequestException:
+        return False
+
+
+def _events(base, game):
+    r = requests.get(f"{base}/v1/games/{game['game_id']}/events", headers=auth(game["table_token"]), timeout=10)
+    assert r.status_code == 200, r.text
+    return r.json()["events"]
+
+
+def test_a_registered_bot_plays_on_through_kill_9_of_the_api_the_worker_and_redis(serve, tmp_path):
+    # mc worker seats with a short budget keep each game going long enough for a kill to land mid-deal
+    s = serve(REFEREE_MC_BUDGET_MS=40, REFEREE_REAPER_INTERVAL_S=0.5, REFEREE_REAPER_GRACE_S=1)
+    r = requests.post(f"{s.base}/v1/bots", json={"name": "faulty"}, timeout=10)
+    assert r.status_code == 201, r.text
+    token = r.json()["bot_token"]
+    log = open(tmp_path / "bot.log", "ab")
+    bot = subprocess.Popen([sys.executable, "examples/random_bot.py"], stdout=log, stderr=log,
+                           env={**os.environ, "BOT_TOKEN": token, "REFEREE_URL": s.base})
+    games = []
+    try:
+        for round_, needle in enumerate(("gunicorn", "cli worker", "redis-server")):
+            players = [{"name": f"m{i}", "bot": "mc"} for i in range(3)]
+            players.insert(round_, {"name": "faulty", "bot": "@faulty"})
+            r = requests.post(f"{s.base}/v1/games", json={"preset": "uecda", "seed": 70 + round_, "players": players},
+                              timeout=10)
+            assert r.status_code == 201, r.text
+            game = r.json()
+            games.append(game)
+            wait_until(lambda: any(e["type"] == "move" and e["move"]["seat"] == round_ for e in _events(s.base, game)),
+                       60, "the registered bot to move in the new game", every=0.2)
+            assert not deal_over(s.base, game), "the deal ended before the kill: the test would prove nothing"
+            acknowledged = [_events(s.base, g) for g in games]
+            old = s.child(needle)
+            old_children = descendants(old)
+            kill9(old)
+            wait_until(lambda: (p := child_matching(s.pid, needle)) and p != old, 30, f"a new {needle}")
+            wait_until(lambda: not any(alive(p) for p in old_children), 30, f"the old {needle}'s children to exit")
+            wait_until(lambda: _answers(s.base), 40, "the API back")
+            for g, before in zip(games, acknowledged):
+                assert _events(s.base, g)[:len(before)] == before, f"an acknowledged event was lost ({needle})"
+        wait_until(lambda: all(deal_over(s.base, g) for g in games), 120, "every game to finish", every=0.5)
+        for seat, game in enumerate(games):
+            events = _events(s.base, game)
+            assert [e["seq"] for e in events] == list(range(len(events))), "a move applied twice or a gap in the log"
+            assert any(e["type"] == "move" and e["move"]["seat"] == seat and "fallback" not in e for e in events)
+    finally:
+        bot.kill()
+        bot.wait(timeout=10)
