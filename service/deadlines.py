@@ -13,6 +13,7 @@ import logging
 import threading
 import time
 
+from .periodic import repeat
 from .scheduler import BotScheduler
 from .store import ZREM_IF_SCORE, GameStore
 
@@ -65,16 +66,4 @@ class DeadlineKeeper:
 
 
 def run_in_thread(keeper: DeadlineKeeper, interval_s: float) -> tuple[threading.Thread, threading.Event]:
-    stop = threading.Event()
-
-    def loop():
-        while not stop.is_set():
-            try:
-                keeper.run_once()
-            except Exception:  # noqa: BLE001 - storage hiccups must not end the loop; the next pass retries
-                log.exception("deadline pass failed")
-            stop.wait(interval_s)
-
-    thread = threading.Thread(target=loop, name="referee-deadlines", daemon=True)
-    thread.start()
-    return thread, stop
+    return repeat(keeper.run_once, interval_s, "deadlines")

@@ -17,6 +17,7 @@ import threading
 import time
 
 from . import metrics
+from .periodic import repeat
 from .scheduler import BotScheduler, job_id
 from .store import GameStore
 
@@ -99,18 +100,9 @@ def alive_ttl(interval_s: float) -> float:
 
 def run_in_thread(reaper: BotReaper, interval_s: float, worker_name: str) -> tuple[threading.Thread, threading.Event]:
     """Mark ``worker_name`` alive and reap now, then again every ``interval_s`` until the event is set."""
-    stop = threading.Event()
     reaper.scheduler.mark_alive(worker_name, alive_ttl(interval_s))
 
-    def loop():
-        while not stop.is_set():
-            try:
-                reaper.scheduler.mark_alive(worker_name, alive_ttl(interval_s))
-                reaper.run_once()
-            except Exception:  # noqa: BLE001 - storage hiccups must not end the loop; the next pass retries
-                log.exception("reaper pass failed")
-            stop.wait(interval_s)
-
-    thread = threading.Thread(target=loop, name="referee-reaper", daemon=True)
-    thread.start()
-    return thread, stop
+    def once():
+        reaper.scheduler.mark_alive(worker_name, alive_ttl(interval_s))
+        reaper.run_once()
+    return repeat(once, interval_s, "reaper")

@@ -13,7 +13,7 @@ import requests
 from referee import instantiate
 
 from . import test_faults
-from .test_faults import ROOT, free_port, wait_for
+from .test_faults import ROOT, bot_jobs_applied_once, free_port, wait_for
 
 fault_env = test_faults.fault_env  # real processes on the suite's Redis, SIGKILLed at the end
 
@@ -155,25 +155,8 @@ def test_a_late_answer_racing_the_fallback_is_applied_at_most_once(fault_env):
         assert sum(1 for e in _events(base, game) if e["seq"] == seq + 1) == 1
     assert outcomes, "the bot never owed a turn"
     wait_for("the deal to end (nothing moves any more)", lambda: _over(base, game), timeout=60)
-    _jobs_applied_once(settings, gid, _events(base, game))
-
-
-def _jobs_applied_once(settings, gid, events):
-    """Every worker seat's move and every fallback move in the log was applied by exactly one job."""
-    from rq.job import Job
-
-    from service.redis_conn import connect
-
-    raw = connect(settings.redis_url, decode=False)
-    applied: dict[int, list[str]] = {}
-    for key in raw.scan_iter(f"rq:job:bot-{gid}-*".encode()):
-        jid = key.decode().split("rq:job:", 1)[1]
-        result = Job.fetch(jid, connection=raw).return_value()
-        if result and result.get("status") == "applied":
-            applied.setdefault(result["seq"], []).append(jid)
-    by_jobs = [e["seq"] for e in events if e["type"] == "move" and (e["move"]["seat"] != 0 or e.get("fallback"))]
-    assert sorted(applied) == by_jobs, (applied, by_jobs)
-    assert all(len(jobs) == 1 for jobs in applied.values()), applied
+    # the worker seats' moves and the fallbacks played for seat 0
+    bot_jobs_applied_once(settings, gid, _events(base, game), {1, 2, 3}, by_job=lambda e: bool(e.get("fallback")))
 
 
 def test_a_deadline_survives_the_worker_being_down_and_the_deadline_index_being_lost(fault_env):

@@ -117,8 +117,10 @@ def fault_env(redis_url):
     cleanup(redis_url, settings.key_prefix, settings.queue_name)
 
 
-def bot_jobs_applied_once(settings: Settings, gid: str, events: list[dict], bot_seats: set[int]) -> None:
-    """Every bot move in the log was applied by exactly one job, and no job applied a second move."""
+def bot_jobs_applied_once(settings: Settings, gid: str, events: list[dict], bot_seats: set[int],
+                          by_job=lambda event: False) -> None:
+    """Every bot move in the log (a move of ``bot_seats``, or one ``by_job`` says a job made) was applied by exactly
+    one job, and no job applied a second move."""
     raw = connect(settings.redis_url, decode=False)
     applied: dict[int, list[str]] = {}
     for key in raw.scan_iter(f"rq:job:bot-{gid}-*".encode()):
@@ -126,7 +128,7 @@ def bot_jobs_applied_once(settings: Settings, gid: str, events: list[dict], bot_
         result = Job.fetch(jid, connection=raw).return_value()
         if result and result.get("status") == "applied":
             applied.setdefault(result["seq"], []).append(jid)
-    bot_moves = [e["seq"] for e in events if e["type"] == "move" and e["move"]["seat"] in bot_seats]
+    bot_moves = [e["seq"] for e in events if e["type"] == "move" and (e["move"]["seat"] in bot_seats or by_job(e))]
     assert sorted(applied) == bot_moves, (applied, bot_moves)
     assert all(len(jobs) == 1 for jobs in applied.values()), applied
 
