@@ -1,6 +1,7 @@
 """The flow of a deal (RULES.md §3, §7): flushing, whose turn, finishing, and the end of a deal.
 
-Every function takes a State and returns a new one; ``log`` collects what happened, for the event.
+Every function takes a State and returns a new one, but for ``flush_on`` and ``lead_on``, which write onto the
+copy a move is making before anyone else sees it; ``log`` collects what happened, for the event.
 """
 from __future__ import annotations
 
