@@ -28,6 +28,9 @@ from .cards import TOP, is_joker, rank, strength
 from .observer import Decision, Facts, Turn, facts_of_view, forced
 
 WANTED: Final = {"give", "discard", "cut", "lock", "rank_lock"}  # effect kinds worth declaring (gekifugo)
+# the cards in a rank's 4 suit bits (or of the 2 jokers' bits): read from a table, because compiled,
+# int.bit_count() is a method call through the interpreter and scoring asks it 13 times per play
+SUITS_HELD: Final = tuple(bin(i).count("1") for i in range(16))
 
 
 def _near_out(others: list[int]) -> bool:
@@ -68,7 +71,7 @@ class Hand:
             return 0.0
         nat = total = 0
         for r in range(13):
-            k = (normals >> 4 * r & 0xF).bit_count()
+            k = SUITS_HELD[normals >> 4 * r & 0xF]
             nat += k
             total += k * r  # the rank's strength in the normal order
         return total / nat - 6.0
@@ -83,13 +86,13 @@ def score(cards: int, kinds, forbidden_finish: bool, declares: bool, declines: b
     """A play's score, lower is better: ``cards`` a bitmask, ``kinds`` and ``forbidden_finish`` its annotation,
     ``declares``/``declines`` whether it carries declarations or a decline."""
     normals = cards & NORMAL_MASK
-    jokers = (cards >> JOKER1 & 3).bit_count()
+    jokers = SUITS_HELD[cards >> JOKER1 & 3]
     # the non-joker cards rank by rank: how many, the sum and the highest of their strengths, how many are top
     # cards, in how many ranks, and in how many the hand keeps cards back
     nat = total = tops = ranks = broken = 0
     top = TOP
     for r in range((normals.bit_length() + 3) // 4):  # up to the highest rank played
-        k = (normals >> 4 * r & 0xF).bit_count()
+        k = SUITS_HELD[normals >> 4 * r & 0xF]
         if k:
             s = 12 - r if h.rev else r  # the rank's strength (cards.strength_of)
             top = max(top, s) if nat else s
@@ -98,7 +101,7 @@ def score(cards: int, kinds, forbidden_finish: bool, declares: bool, declines: b
             if s >= 11:
                 tops += k
             ranks += 1
-            if (h.cards >> 4 * r & 0xF).bit_count() > k:
+            if SUITS_HELD[h.cards >> 4 * r & 0xF] > k:
                 broken += 1
     if not normals:
         total, tops = TOP, 1
