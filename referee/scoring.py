@@ -10,7 +10,6 @@ import math
 
 # UECda (the computer Daifugō contest) gives 5, 4, 3, 2, 1 points to the classes 大富豪, 富豪, 平民, 貧民, 大貧民
 # of its five-seat table: the place's points are the number of seats it beat plus one.
-UECDA_POINTS = (5, 4, 3, 2, 1)
 Z95 = 1.96  # the normal approximation's 95% quantile
 
 
