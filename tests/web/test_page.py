@@ -231,8 +231,9 @@ def test_a_variant_is_set_from_the_rules_list(page, live):
     assert count.is_visible() and count.input_value() == "2"
     page.locator("[data-of='eight_cut'][data-param='normal_only']").uncheck()  # nanko plays it normal-only
     page.click("#create")
-    page.wait_for_selector("#created:not([hidden])")
-    gid = page.inner_text("#created-id").strip()
+    # the page goes on to the new game's table at once, hiding the form: wait for the answer, not for it shown
+    page.wait_for_selector("#created:not([hidden])", state="attached")
+    gid = page.text_content("#created-id").strip()
     games = page.evaluate("() => JSON.parse(localStorage.getItem('daifugo.games'))")
     state = requests.get(f"{live.base}/v1/games/{gid}",
                          headers={"Authorization": f"Bearer {games[gid]['table_token']}"}).json()
