@@ -13,7 +13,7 @@ import requests
 from referee import instantiate
 
 from . import test_faults
-from .test_faults import ROOT, bot_jobs_applied_once, free_port, wait_for
+from .test_faults import ROOT, api_with_bot, bot_jobs_applied_once, free_port, wait_for
 
 fault_env = test_faults.fault_env  # real processes on the suite's Redis, SIGKILLed at the end
 
@@ -21,15 +21,7 @@ WORKER_SEATS = [{"name": f"r{i}", "bot": "greedy"} for i in range(3)]
 
 
 def _setup(fault_env, worker=True):
-    settings, procs = fault_env
-    port = free_port()
-    procs.api("api", port)
-    if worker:
-        procs.worker("worker")
-    base = f"http://127.0.0.1:{port}"
-    r = requests.post(f"{base}/v1/bots", json={"name": f"slow-{secrets.token_hex(3)}"}, timeout=10)
-    assert r.status_code == 201, r.text
-    return settings, procs, base, r.json()
+    return api_with_bot(fault_env, "slow", worker)
 
 
 def _new_game(base, bot, seed=5, seat=0, preset="uecda", **options):

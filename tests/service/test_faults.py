@@ -52,6 +52,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def api_with_bot(fault_env, prefix: str, worker: bool = True, **worker_env):
+    """An API process (and a worker) on the suite's Redis, and a newly registered bot named ``prefix-…``:
+    (settings, processes, base URL, the bot's registration answer)."""
+    settings, procs = fault_env
+    port = free_port()
+    procs.api("api", port)
+    if worker:
+        procs.worker("worker", **worker_env)
+    base = f"http://127.0.0.1:{port}"
+    r = requests.post(f"{base}/v1/bots", json={"name": f"{prefix}-{secrets.token_hex(3)}"}, timeout=10)
+    assert r.status_code == 201, r.text
+    return settings, procs, base, r.json()
+
+
 class Processes:
     """The processes a test starts (each logged to a file shown on failure); all SIGKILLed at the end."""
 

@@ -4,14 +4,13 @@ result from the server and prints the standings; the server then lists the bot's
 from __future__ import annotations
 
 import json
-import secrets
 import subprocess
 import sys
 
 import requests
 
 from . import test_faults
-from .test_faults import ROOT, free_port, wait_for
+from .test_faults import ROOT, api_with_bot, wait_for
 
 fault_env = test_faults.fault_env  # real processes on the suite's Redis, SIGKILLed at the end
 
@@ -24,13 +23,9 @@ def _league(procs, base, *args, timeout=240):
 
 
 def test_a_league_seats_a_registered_bot_next_to_the_built_in_bots(fault_env):
-    settings, procs = fault_env
-    port = free_port()
-    procs.api("api", port)
-    procs.worker("worker", REFEREE_MC_BUDGET_MS="20")  # a small mc budget: the deals end quickly
-    base = f"http://127.0.0.1:{port}"
-    name = f"league-{secrets.token_hex(3)}"
-    bot = requests.post(f"{base}/v1/bots", json={"name": name}, timeout=10).json()
+    # a small mc budget: the deals end quickly
+    settings, procs, base, bot = api_with_bot(fault_env, "league", REFEREE_MC_BUDGET_MS="20")
+    name = bot["name"]
     procs.start("bot", [str(ROOT / "examples" / "random_bot.py")], BOT_TOKEN=bot["bot_token"], REFEREE_URL=base)
 
     seats = [f"@{name}", "greedy", "mc", "random"]
@@ -68,13 +63,8 @@ def test_a_league_seats_a_registered_bot_next_to_the_built_in_bots(fault_env):
 
 
 def test_a_league_stops_with_a_clear_error_when_a_registered_bot_does_not_play(fault_env):
-    settings, procs = fault_env
-    port = free_port()
-    procs.api("api", port)
-    procs.worker("worker")
-    base = f"http://127.0.0.1:{port}"
-    name = f"idle-{secrets.token_hex(3)}"
-    assert requests.post(f"{base}/v1/bots", json={"name": name}, timeout=10).status_code == 201
+    settings, procs, base, bot = api_with_bot(fault_env, "idle")
+    name = bot["name"]
     out = _league(procs, base, "--seat", f"@{name}", "--seat", "random", "--seat", "random", "--seat", "random",
                   "--deals", "1", "--deal-timeout", "3", "--no-progress")
     assert out.returncode == 1
@@ -89,13 +79,8 @@ def test_a_league_interrupted_deletes_its_unfinished_games(fault_env):
     from service.bot_accounts import BotAccounts
     from service.redis_conn import connect
 
-    settings, procs = fault_env
-    port = free_port()
-    procs.api("api", port)
-    procs.worker("worker")
-    base = f"http://127.0.0.1:{port}"
-    name = f"gone-{secrets.token_hex(3)}"
-    assert requests.post(f"{base}/v1/bots", json={"name": name}, timeout=10).status_code == 201
+    settings, procs, base, bot = api_with_bot(fault_env, "gone")
+    name = bot["name"]
     accounts = BotAccounts(connect(settings.redis_url), settings.key_prefix)
     league = subprocess.Popen([sys.executable, "-m", "cli", "tournament", "--server", base, "--seat", f"@{name}",
                                "--seat", "random", "--seat", "random", "--deals", "4", "--match-deals", "2",

@@ -2,12 +2,11 @@
 worker bots through its stream, and survives being SIGKILLed mid-game: the owed turn is sent again."""
 from __future__ import annotations
 
-import secrets
 
 import requests
 
 from . import test_faults
-from .test_faults import ROOT, free_port, wait_for
+from .test_faults import ROOT, api_with_bot, free_port, wait_for
 
 fault_env = test_faults.fault_env  # real processes on the suite's Redis, SIGKILLed at the end
 
@@ -15,14 +14,8 @@ RANDOM_SEATS = [{"name": f"r{i}", "bot": "random"} for i in range(3)]
 
 
 def _setup(fault_env):
-    settings, procs = fault_env
-    port = free_port()
-    procs.api("api", port)
-    procs.worker("worker")
-    base = f"http://127.0.0.1:{port}"
-    r = requests.post(f"{base}/v1/bots", json={"name": f"remote-{secrets.token_hex(3)}"}, timeout=10)
-    assert r.status_code == 201, r.text
-    return procs, base, r.json()
+    _, procs, base, bot = api_with_bot(fault_env, "remote")
+    return procs, base, bot
 
 
 def _new_game(base, bot, seat, seed):
