@@ -138,9 +138,7 @@ class PlayView:
 
     def slot(self, slot: Slot[T]) -> T:
         """The value of a declared slot that enters the view (referee/slots.py)."""
-        if slot.view:
-            return self.table.slots[slot.index]
-        raise AttributeError(f"slot {slot.key} is not in the play view (declare it with view=True)")
+        return self.table.slot(slot)
 
     def rank_count(self, rank: int) -> int:
         """How many cards of ``rank`` the play holds for its rank's effects: jokers standing in count unless the
