@@ -10,7 +10,8 @@ turn the order once and the highest threshold holds; an exact suit lock beats a
 partial one whatever their order; cuts keep the first; skips add up. The effects
 here change what every game has (the order, the direction, decisions, the turn); an
 effect that changes a rule's declared state (referee/slots.py) is defined beside its
-slot, in the rule's module (``suit_lock.Lock``, ``rank_lock.RankLock``,
+slot, in the rule's module (``suit_lock.Lock``, ``rank_lock.RankLock``, ``jack_back.JackBack``,
+``nine_reverse.TrickReverse``,
 ``revolution.RaiseThreshold``), and folds with ``res.put``.
 
 ``KIND`` says what an effect does in the words clients read (``referee.annotate``): ``lock``, ``rank_lock``,
@@ -50,26 +51,12 @@ class Revolution(Effect):
         res.revolution = True   # several on one play turn the order once
 
 
-class JackBack(Effect):
-    ORDER: ClassVar[int] = 2
-    KIND: ClassVar[str] = "jack_back"
-
-    def fold(self, res: Resolution) -> None:
-        res.jack_back = not res.jack_back
-
-
-@dataclass(init=False, unsafe_hash=True)
 class Reverse(Effect):
     ORDER: ClassVar[int] = 2
     KIND: ClassVar[str] = "reverse"
-    trick: bool                 # the direction comes back when the trick ends
-
-    def __init__(self, rule: str, trick: bool = False) -> None:
-        self.rule, self.trick = rule, trick
 
     def fold(self, res: Resolution) -> None:
         res.direction = -res.direction
-        res.trick = res.trick != self.trick
 
 
 @dataclass(init=False, unsafe_hash=True)

@@ -24,12 +24,13 @@ def flush_on(new: State, st: State, log) -> None:
     assert field is not None
     log.append({"kind": "flush"})
     new.discard = st.discard | st.beneath | field.reading.mask
-    new.beneath, new.field, new.trick_plays, new.passed, new.jack_back = 0, None, 0, 0, False
+    new.beneath, new.field, new.trick_plays, new.passed = 0, None, 0, 0
     rules = st.rules
     new.view_slots = reset(st.view_slots, rules.view_slots, rules.view_defaults, TRICK_ONLY)
     new.rule_slots = reset(st.rule_slots, rules.rule_slots, rules.rule_defaults, TRICK_ONLY)
-    if st.trick_reversed:
-        new.direction, new.trick_reversed = -st.direction, False
+    for s in rules.direction_slots:  # a trick-long turn of the direction ends with the trick
+        if s.lifetime == TRICK and st.slot(s):
+            new.direction = -new.direction
 
 
 def lead_on(new: State, st: State, seat) -> None:

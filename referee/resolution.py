@@ -15,16 +15,14 @@ T = TypeVar("T")
 
 class Resolution:
     """What the effects of one play add up to (each effect's ``fold`` says how it merges with the others)."""
-    __slots__ = ("st", "seat", "left_after", "reversed", "revolution", "jack_back", "direction", "trick", "queue",
-                 "cut", "skip", "view_slots", "rule_slots")
+    __slots__ = ("st", "seat", "left_after", "reversed", "revolution", "direction", "queue", "cut", "skip",
+                 "view_slots", "rule_slots")
     st: State
     seat: int                     # the player
     left_after: int               # cards it holds after the play
     reversed: bool                # the order the play was judged in
     revolution: bool
-    jack_back: bool
     direction: int
-    trick: bool
     queue: list
     cut: str | None
     skip: int
@@ -34,9 +32,7 @@ class Resolution:
     def __init__(self, st: State, seat: int, left_after: int, reversed: bool) -> None:
         self.st, self.seat, self.left_after, self.reversed = st, seat, left_after, reversed
         self.revolution = False           # the order turns (once, however many revolutions)
-        self.jack_back = st.jack_back
         self.direction = st.direction
-        self.trick = st.trick_reversed
         self.queue = []
         self.cut = None
         self.skip = 0
@@ -77,7 +73,7 @@ def write(new: State, st: State, res: Resolution, went_out: tuple, cards: int) -
     # nothing to decide, cut, skip or finish: the turn just moves on (``after`` None; engine.write_play moves it)
     after = new_tuple(After, (res.seat, res.cut, res.skip, went_out, False, cards)) \
         if queue or went_out or res.cut is not None or res.skip else None
-    new.jack_back, new.direction, new.trick_reversed = res.jack_back, res.direction, res.trick
+    new.direction = res.direction
     new.pending, new.after = queue, after
     if res.revolution:
         new.revolution = not st.revolution

@@ -5,7 +5,7 @@ from typing import Any
 
 from .errors import InputError
 from .presets import PRESETS, SEATS, TITLES
-from .rules import DECLARABLE, MODULES, RULE_SLOTS, RULES, SEQUENCES, SHAPES, VIEW_SLOTS
+from .rules import DECLARABLE, DIRECTION_SLOTS, MODULES, ORDER_SLOTS, RULE_SLOTS, RULES, SEQUENCES, SHAPES, VIEW_SLOTS
 from .rules.base import flagged
 from .slots import defaults
 
@@ -26,7 +26,8 @@ class Ruleset:
                  "queue_hooks", "count_hooks", "give_hooks", "received_hooks", "tie_breakers", "pass_hooks",
                  "cut_hooks", "suits_matter",
                  "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key", "_hash", "memo", "moves_memo",
-                 "effects_memo", "tables", "view_slots", "rule_slots", "view_defaults", "rule_defaults")
+                 "effects_memo", "tables", "view_slots", "rule_slots", "view_defaults", "rule_defaults", "order_slots",
+                 "direction_slots")
 
     def __init__(self, preset: str, params: dict):
         self.preset = preset
@@ -86,6 +87,7 @@ class Ruleset:
         # the rules' declared state (every registered rule's, switched on or not: a slot keeps its place)
         self.view_slots, self.rule_slots = VIEW_SLOTS, RULE_SLOTS
         self.view_defaults, self.rule_defaults = defaults(VIEW_SLOTS), defaults(RULE_SLOTS)
+        self.order_slots, self.direction_slots = ORDER_SLOTS, DIRECTION_SLOTS  # what they turn (slots.turns)
         # the memos, keyed by value (view.Table, view.PlayView, card sets), bounded (memo.remember)
         self.memo: dict = {}              # play judgements under these rules (play.judge_on)
         self.moves_memo: dict = {}        # the legal plays a card set yields, and annotations (legal, annotate)

@@ -8,6 +8,11 @@ rules see it (``view``: it enters the play view, and so the key every judgement 
 registry order. Flushes and new deals reset them from their declarations; the state JSON is written and read
 from them. Rules read a slot with ``view.slot(S)`` (play hooks) or ``st.slot(S)`` (state hooks) and change one
 with an effect whose ``fold`` calls ``res.put(S, value)``.
+
+A slot may stand for a turn of something every game has (``turns``): ``ORDER`` (while the slot is true the order
+of strength is turned, on top of the revolution: jack back; such a slot must enter the view) or ``DIRECTION``
+(while it is true the direction of play is turned, and the core turns it back when the slot resets: a trick-long
+9-reverse). The core reads the order and the direction from these slots and never names the rule.
 """
 from __future__ import annotations
 
@@ -17,6 +22,8 @@ TRICK: Final = "trick"
 DEAL: Final = "deal"
 MATCH: Final = "match"
 LIFETIMES: Final = (TRICK, DEAL, MATCH)
+ORDER: Final = "order"
+DIRECTION: Final = "direction"
 
 
 T = TypeVar("T")
@@ -28,21 +35,29 @@ def _same(value: Any) -> Any:
 
 class Slot(Generic[T]):
     """One value (of type T) a rule keeps. ``index`` is its place in its tuple, given by the registry."""
-    __slots__ = ("key", "default", "lifetime", "view", "write", "read", "index")
+    __slots__ = ("key", "default", "lifetime", "view", "write", "read", "turns", "index")
     key: str
     default: T
     lifetime: str
     view: bool
     write: Callable[[Any], Any]     # the value as JSON
     read: Callable[[Any], Any]      # the value from JSON
+    turns: str | None               # ORDER or DIRECTION: what a true value turns (None: nothing the core reads)
     index: int
 
     def __init__(self, key: str, default: T, lifetime: str, view: bool = False,
-                 write: Callable[[Any], Any] = _same, read: Callable[[Any], Any] = _same) -> None:
+                 write: Callable[[Any], Any] = _same, read: Callable[[Any], Any] = _same,
+                 turns: str | None = None) -> None:
         if lifetime not in LIFETIMES:
             raise ValueError(f"slot {key}: lifetime must be one of {', '.join(LIFETIMES)}, not {lifetime!r}")
+        if turns not in (None, ORDER, DIRECTION):
+            raise ValueError(f"slot {key}: turns must be {ORDER!r}, {DIRECTION!r} or None, not {turns!r}")
+        if turns == ORDER and not view:
+            raise ValueError(f"slot {key}: a slot that turns the order must enter the view (view=True)")
+        if turns is not None and (default is not False or lifetime == MATCH):
+            raise ValueError(f"slot {key}: a slot that turns something starts False and ends with the trick or deal")
         self.key, self.default, self.lifetime, self.view = key, default, lifetime, view
-        self.write, self.read = write, read
+        self.write, self.read, self.turns = write, read, turns
         self.index = -1
 
     def __repr__(self) -> str:
@@ -60,6 +75,19 @@ def number(slots: tuple[Slot, ...]) -> tuple[tuple[Slot, ...], tuple[Slot, ...]]
         for i, s in enumerate(group):
             s.index = i
     return shown, others
+
+
+def turning(slots: tuple[Slot, ...], what: str) -> tuple[Slot, ...]:
+    """The slots among ``slots`` that turn ``what`` (ORDER or DIRECTION)."""
+    return tuple(s for s in slots if s.turns == what)
+
+
+def order_turned(order_slots: tuple[Slot, ...], view_slots: tuple) -> bool:
+    """Does a slot that turns the order (``order_slots``) hold true among ``view_slots``' values?"""
+    for s in order_slots:
+        if view_slots[s.index]:
+            return True
+    return False
 
 
 def defaults(slots: tuple[Slot, ...]) -> tuple:

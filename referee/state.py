@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple, TypeVar
 
 from .cards import count, rank_of
 from .shapes import Reading
+from .slots import order_turned
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset
@@ -87,11 +88,9 @@ class State:
     turn: int | None
     direction: int
     revolution: bool
-    jack_back: bool
     field: Field | None
     beneath: int  # cards beaten earlier in this trick, still on the table
     trick_plays: int
-    trick_reversed: bool  # a nine reversed the direction during this trick
     pending: tuple[Pending, ...]
     after: After | None
     finish_order: tuple
@@ -112,8 +111,8 @@ class State:
     rule_slots: tuple  # the values of the rest of the rules' declared state (ruleset.rule_slots' order)
 
     def __init__(self, rules: "Ruleset", players: tuple[Player, ...], seq: int = 0, deal: int = 1, phase: str = "play",
-                 turn: int | None = None, direction: int = 1, revolution: bool = False, jack_back: bool = False,
-                 field: Field | None = None, beneath: int = 0, trick_plays: int = 0, trick_reversed: bool = False,
+                 turn: int | None = None, direction: int = 1, revolution: bool = False,
+                 field: Field | None = None, beneath: int = 0, trick_plays: int = 0,
                  pending: tuple[Pending, ...] = (), after: After | None = None, finish_order: tuple = (), discard: int = 0,
                  out_of_play: int = 0, first_play: bool = True, dealer: int = 0, seed: int | None = None,
                  previous_places: tuple = (), exchange_counts: tuple = (2, 1), days: int = 0,
@@ -127,11 +126,9 @@ class State:
         self.turn = turn
         self.direction = direction
         self.revolution = revolution
-        self.jack_back = jack_back
         self.field = field
         self.beneath = beneath
         self.trick_plays = trick_plays
-        self.trick_reversed = trick_reversed
         self.pending = pending
         self.after = after
         self.finish_order = finish_order
@@ -168,7 +165,7 @@ class State:
         # every field named: compiled, this calls the native constructor directly (a starred call parses every
         # argument by name)
         return State(self.rules, self.players, self.seq, self.deal, self.phase, self.turn, self.direction,
-                     self.revolution, self.jack_back, self.field, self.beneath, self.trick_plays, self.trick_reversed,
+                     self.revolution, self.field, self.beneath, self.trick_plays,
                      self.pending, self.after, self.finish_order, self.discard, self.out_of_play, self.first_play,
                      self.dealer, self.seed, self.previous_places, self.exchange_counts, self.days, self.ended_by,
                      self.table, self.hidden_discards, self.passed, self.idle, self.view_slots, self.rule_slots)
@@ -179,7 +176,8 @@ class State:
 
     @property
     def reversed(self) -> bool:
-        return self.revolution != self.jack_back
+        """The order of strength is turned: by the revolution, or else by a rule's slot (jack back), not both."""
+        return self.revolution != order_turned(self.rules.order_slots, self.view_slots)
 
     @property
     def order(self) -> str:
@@ -265,8 +263,8 @@ def strength(c: int, reversed_order: bool) -> int:
     return 12 - r if reversed_order else r
 
 
-FIELD_NAMES: Final = ("rules", "players", "seq", "deal", "phase", "turn", "direction", "revolution", "jack_back",
-                      "field", "beneath", "trick_plays", "trick_reversed", "pending", "after", "finish_order",
+FIELD_NAMES: Final = ("rules", "players", "seq", "deal", "phase", "turn", "direction", "revolution",
+                      "field", "beneath", "trick_plays", "pending", "after", "finish_order",
                       "discard", "out_of_play", "first_play", "dealer", "seed", "previous_places", "exchange_counts",
                       "days", "ended_by", "table", "hidden_discards", "passed", "idle", "view_slots", "rule_slots")
 _FIELDS: Final = frozenset(FIELD_NAMES)

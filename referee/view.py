@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, TypeVar
 from .cards import rank_mask
 from .memo import TABLES_SIZE, live_tables, remember
 from .shapes import Reading
+from .slots import order_turned
 
 if TYPE_CHECKING:
     from .slots import Slot
@@ -30,29 +31,26 @@ T = TypeVar("T")
 
 class Table:
     """The position a play is judged against: everything a play rule may read besides the play."""
-    __slots__ = ("field", "revolution", "jack_back", "slots", "second_play", "required", "standin_effects", "_hash")
+    __slots__ = ("field", "revolution", "slots", "second_play", "required", "standin_effects", "reversed", "_hash")
     field: Reading | None     # the field's reading (None on a lead)
     revolution: bool
-    jack_back: bool
     slots: tuple              # the rules' declared state that enters the view (State.view_slots)
     second_play: bool         # the play would be the trick's second
     required: int             # cards every play of the seat must include now (first_card's required_cards)
     standin_effects: bool     # a joker standing in fires its rank's effects and counts for a new lock (jokers)
+    reversed: bool            # the order in force: the revolution, turned again by a slot that turns it (jack back)
     _hash: int
 
-    def __init__(self, field: Reading | None, revolution: bool, jack_back: bool, slots: tuple, second_play: bool,
-                 required: int, standin_effects: bool = True) -> None:
-        self.field, self.revolution, self.jack_back, self.slots = field, revolution, jack_back, slots
+    def __init__(self, field: Reading | None, revolution: bool, slots: tuple, second_play: bool,
+                 required: int, standin_effects: bool = True, order_turned: bool = False) -> None:
+        self.field, self.revolution, self.slots = field, revolution, slots
         self.second_play, self.required, self.standin_effects = second_play, required, standin_effects
+        self.reversed = revolution != order_turned
         self._hash = hash(self.values())
 
     def values(self) -> tuple:
-        return (self.field, self.revolution, self.jack_back, self.slots, self.second_play, self.required,
-                self.standin_effects)
-
-    @property
-    def reversed(self) -> bool:
-        return self.revolution != self.jack_back
+        """What the Table is; ``reversed`` follows from ``revolution`` and ``slots``."""
+        return (self.field, self.revolution, self.slots, self.second_play, self.required, self.standin_effects)
 
     def slot(self, slot: Slot[T]) -> T:
         """The value of a declared slot that enters the view (referee/slots.py)."""
@@ -71,7 +69,7 @@ class Table:
         return "Table(" + ", ".join(f"{k}={v!r}" for k, v in zip(TABLE_FIELDS, self.values())) + ")"
 
 
-TABLE_FIELDS = ("field", "revolution", "jack_back", "slots", "second_play", "required", "standin_effects")
+TABLE_FIELDS = ("field", "revolution", "slots", "second_play", "required", "standin_effects")
 
 
 def table_of(st: State, seat: int) -> Table:
@@ -85,13 +83,14 @@ def table_of(st: State, seat: int) -> Table:
     field = None if f is None else f.reading
     standin = st.rules.standin_effects
     second = st.trick_plays == 1
-    values = (field, st.revolution, st.jack_back, st.view_slots, second, required, standin)
+    values = (field, st.revolution, st.view_slots, second, required, standin)
     # one Table per value and ruleset while it is remembered: memo keys that hold it then compare by identity first
-    tables = st.rules.tables
+    rules = st.rules
+    tables = rules.tables
     table = tables.get(values)
     if table is None:
-        table = remember(tables, values, Table(field, st.revolution, st.jack_back, st.view_slots, second, required,
-                                               standin),
+        table = remember(tables, values, Table(field, st.revolution, st.view_slots, second, required, standin,
+                                               order_turned(rules.order_slots, st.view_slots)),
                          TABLES_SIZE, live_tables)
     return table
 
@@ -119,10 +118,6 @@ class PlayView:
     @property
     def revolution(self) -> bool:
         return self.table.revolution
-
-    @property
-    def jack_back(self) -> bool:
-        return self.table.jack_back
 
     @property
     def second_play(self) -> bool:

@@ -1,6 +1,6 @@
 """The rule registry: every rule id of RULES.md maps to exactly one module here."""
 from ..shapes import PLAIN_SHAPES
-from ..slots import number
+from ..slots import DIRECTION, ORDER, number, turning
 from . import (attach_revolution, bloody_mary, capital_fall, cut_back, declarations_required, double_stairs,
                eight_cut, emperor, exchange, exchange_request, first_card, five_skip, flush_on_finish,
                forbidden_finish, gekokujo, great_revolution, inflation, jack_back, jokers, lead_pass, nine_cut, nine_reverse,
@@ -19,6 +19,8 @@ MODULES = (jokers, first_card, stairs, skip_stairs, double_stairs, emperor, skip
 RULES = {m.ID: m for m in MODULES}
 # The rules' declared state (referee/slots.py), numbered: the slots the play rules see, and the others.
 VIEW_SLOTS, RULE_SLOTS = number(tuple(s for m in MODULES for s in getattr(m, "STATE", ())))
+ORDER_SLOTS = turning(VIEW_SLOTS, ORDER)                         # they turn the order (jack back)
+DIRECTION_SLOTS = turning(VIEW_SLOTS + RULE_SLOTS, DIRECTION)    # they turn the direction (a trick's 9-reverse)
 # Every shape a rule adds is a sequence (single and group are built in: shapes.PLAIN_SHAPES); a shape module has
 # its reader (``read``), its candidate table (``RUN_STEP`` for one suit's runs, or ``slots``), PRIORITY and LABEL.
 SHAPE_MODULES = tuple(m for m in MODULES if getattr(m, "SHAPE", False))

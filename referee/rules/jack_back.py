@@ -1,13 +1,15 @@
 """Jバック / 11バック (jack back): a play containing a J reverses the order until the field flushes."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
-from ..effects import JackBack
+from ..effects import Effect
+from ..slots import ORDER, TRICK, Slot
 from ..view import PlayView
 from .base import Param
 
 if TYPE_CHECKING:
+    from ..resolution import Resolution
     from ..shapes import Reading
 
 ID: Final = "jack_back"
@@ -18,12 +20,22 @@ PARAMS = {"optional": Param(False, "the player may decline it with decline: ['ja
                          "or keeps it reversed", choices=("restores", "keeps"))}
 DECLARABLE = True
 JACK: Final = 8
+JACK_BACK: Final = Slot("jack_back", False, TRICK, view=True, read=bool, turns=ORDER)
+STATE = (JACK_BACK,)
+
+
+class JackBack(Effect):
+    ORDER: ClassVar[int] = 2
+    KIND: ClassVar[str] = "jack_back"
+
+    def fold(self, res: Resolution) -> None:
+        res.put(JACK_BACK, not res.get(JACK_BACK))
 
 
 def after_play(view: PlayView, params):
     if not view.has_rank(JACK) or ID in view.declined:
         return []
-    if view.jack_back and params["again"] == "keeps":
+    if view.slot(JACK_BACK) and params["again"] == "keeps":
         return []
     return [JackBack(ID)]
 

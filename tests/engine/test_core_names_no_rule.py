@@ -17,18 +17,17 @@ NOT_CORE = ("presets.py",)  # the presets are rule data
 
 ACTION = "the cut_back action of a move or pending decision (and the event kind it logs)"
 PHASE = "the exchange phase of a deal"
-FIELD = "a State, Ruleset, Reading or JSON field that holds the order or the deck (revolution, jack_back, jokers)"
+FIELD = "a State, Ruleset, Reading or JSON field that holds the order or the deck (revolution, jokers)"
 CITED = "the rule a core rejection or event cites in its `rule` value / message"
 KIND = "an effect's kind (effects.KIND: what it changes), named like the state field it changes"
 ANNOTATION = "the legal-moves annotation key forbidden_finish (whether going out with the move ranks from the bottom)"
 
 LABELS = {
     **{(f, "cut_back"): ACTION for f in ("annotate.py", "decisions.py", "engine.py", "legal.py", "moves.py")},
-    **{("effects.py", r): KIND for r in ("revolution", "jack_back")},
+    ("effects.py", "revolution"): KIND,
     **{(f, "forbidden_finish"): ANNOTATION for f in ("annotate.py", "moves.py")},
     **{(f, "exchange"): PHASE for f in ("deals.py", "flow.py", "serialize.py")},
-    **{(f, r): FIELD for f in ("resolution.py", "state.py", "state_fields.py", "view.py")
-       for r in ("revolution", "jack_back")},
+    **{(f, "revolution"): FIELD for f in ("resolution.py", "state.py", "state_fields.py", "view.py")},
     ("ruleset.py", "jokers"): FIELD,
     ("shapes.py", "jokers"): FIELD,             # Reading.jokers: the stand-in readings (its slots name it)
     ("engine.py", "lead_pass"): CITED,          # must_play: passing on an empty field needs lead_pass

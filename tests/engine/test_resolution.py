@@ -1,5 +1,6 @@
 """The merge rules of effects that meet on one play (referee/effects.py ``fold``, referee/resolution.py)."""
 from referee.effects import Cut, Reverse, Revolution, Skip
+from referee.rules.nine_reverse import TRICK_REVERSED, TrickReverse
 from referee.play import Plan
 from referee.resolution import resolve, write
 from referee.rules.attach_revolution import ClearLocks
@@ -63,9 +64,11 @@ def test_unlock_ends_the_suit_lock_and_clear_locks_ends_every_lock():
 
 def test_the_first_cut_is_kept_skips_add_up_and_reverses_toggle():
     _, st = _resolved([Cut("eight_cut"), Cut("spade3"), Skip("five_skip", 1), Skip("five_skip", 2),
-                       Reverse("nine_reverse", trick=True)])
+                       TrickReverse("nine_reverse")])
     assert st.after.cut == "eight_cut"
     assert st.after.skip == 3
-    assert st.direction == -1 and st.trick_reversed is True
-    _, st = _resolved([Reverse("nine_reverse"), Reverse("nine_reverse")])
-    assert st.direction == 1 and st.trick_reversed is False
+    assert st.direction == -1 and st.slot(TRICK_REVERSED) is True
+    _, st = _resolved([TrickReverse("nine_reverse"), TrickReverse("nine_reverse")])
+    assert st.direction == 1 and st.slot(TRICK_REVERSED) is False
+    _, st = _resolved([Reverse("nine_reverse")])
+    assert st.direction == -1 and st.slot(TRICK_REVERSED) is False

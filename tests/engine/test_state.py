@@ -20,7 +20,7 @@ def test_field_names_are_the_constructor_order_and_the_values_order():
 def test_a_copy_changes_only_what_it_names_and_leaves_the_original_alone():
     st = _state()
     before = st.values()
-    for name, value in (("seq", st.seq + 5), ("idle", st.idle + 7), ("jack_back", not st.jack_back),
+    for name, value in (("seq", st.seq + 5), ("idle", st.idle + 7), ("first_play", not st.first_play),
                         ("revolution", not st.revolution)):
         new = copied(st, {name: value})
         assert getattr(new, name) == value

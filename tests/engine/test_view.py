@@ -10,6 +10,7 @@ from referee.play import judge_on, judge_play
 from referee.ruleset import Ruleset
 from referee.shapes import readings
 from referee.state import replace
+from referee.rules.jack_back import JACK_BACK
 from referee.view import TABLE_FIELDS, PlayView, Table, table_of
 
 from .helpers import game, move, pass_, play
@@ -84,7 +85,7 @@ def test_the_table_is_the_whole_memo_key():
     table = table_of(st, 0)
     assert isinstance(table, Table)
     assert dict(zip(TABLE_FIELDS, table.values())) == {
-        "field": None, "revolution": False, "jack_back": False, "slots": st.rules.view_defaults,
+        "field": None, "revolution": False, "slots": st.rules.view_defaults,
         "second_play": False, "required": 0, "standin_effects": True}
     mv = Move(0, "play", 1 << parse("S3"))
     judge_on(table, st.rules, mv, 2)
@@ -93,3 +94,14 @@ def test_the_table_is_the_whole_memo_key():
     twin = Table(*table.values())  # an equal table made apart finds the same entries
     assert twin is not table and [k for k in st.rules.memo if k[0] == twin] == keys
     assert all(st.rules.memo[(twin,) + k[1:]] is st.rules.memo[k] for k in keys)
+
+
+def test_the_order_in_force_is_the_revolution_turned_by_a_slot_that_turns_the_order():
+    st = game("nanko", [["S3", "H8", "CK"], ["D4", "S5"], ["SA", "HQ"]])
+    backed = list(st.view_slots)
+    backed[JACK_BACK.index] = True
+    for revolution, jack_back, reversed_ in ((False, False, False), (False, True, True), (True, False, True),
+                                             (True, True, False)):
+        turned = replace(st, revolution=revolution, view_slots=tuple(backed) if jack_back else st.view_slots)
+        assert table_of(turned, 0).reversed is reversed_
+        assert turned.reversed is reversed_ and turned.order == ("reversed" if reversed_ else "normal")
