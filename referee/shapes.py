@@ -59,7 +59,14 @@ class Reading:
                 f"suits={self.suits!r}, eff={self.eff!r}, jokers={self.jokers!r}, wild={self.wild!r})")
 
     def rank_count(self, rank: int) -> int:
-        return sum(1 for r, _ in self.eff if r == rank)
+        """How many cards read as ``rank`` (jokers standing in count)."""
+        if not self.has_rank(rank):  # most plays: answered from the ranks read
+            return 0
+        n = 0
+        for r, _ in self.eff:
+            if r == rank:
+                n += 1
+        return n
 
     def rank_bits(self) -> int:
         """The ranks read (bit r), jokers as the ranks they stand for."""

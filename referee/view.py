@@ -139,10 +139,14 @@ class PlayView:
         """How many cards of ``rank`` the play holds for its rank's effects: jokers standing in count unless the
         rules say they fire nothing (jokers.standin_effects false)."""
         r = self.reading
-        return r.rank_count(rank) if self.table.standin_effects else (r.mask & rank_mask(rank)).bit_count()
+        if self.table.standin_effects:
+            return r.rank_count(rank)
+        held = r.mask & rank_mask(rank)
+        return held.bit_count() if held else 0
 
     def has_rank(self, rank: int) -> bool:
-        return self.rank_count(rank) > 0
+        r = self.reading
+        return r.has_rank(rank) if self.table.standin_effects else bool(r.mask & rank_mask(rank))
 
     def __eq__(self, other: object) -> bool:
         return self is other or (type(other) is PlayView and self.reading == other.reading

@@ -91,18 +91,22 @@ def score(cards: int, kinds, forbidden_finish: bool, declares: bool, declines: b
     # cards, in how many ranks, and in how many the hand keeps cards back
     nat = total = tops = ranks = broken = 0
     top = TOP
-    for r in range((normals.bit_length() + 3) // 4):  # up to the highest rank played
-        k = SUITS_HELD[normals >> 4 * r & 0xF]
-        if k:
-            s = 12 - r if h.rev else r  # the rank's strength (cards.strength_of)
-            top = max(top, s) if nat else s
-            nat += k
-            total += k * s
-            if s >= 11:
-                tops += k
-            ranks += 1
-            if SUITS_HELD[h.cards >> 4 * r & 0xF] > k:
-                broken += 1
+    left = normals
+    while left:  # each rank played, the highest first
+        low = (left.bit_length() - 1) & ~3  # its lowest suit bit
+        k = SUITS_HELD[left >> low]
+        left &= (1 << low) - 1
+        r = low // 4
+        s = 12 - r if h.rev else r  # the rank's strength (cards.strength_of)
+        if not nat or s > top:
+            top = s
+        nat += k
+        total += k * s
+        if s >= 11:
+            tops += k
+        ranks += 1
+        if SUITS_HELD[h.cards >> low & 0xF] > k:
+            broken += 1
     if not normals:
         total, tops = TOP, 1
     n = nat + jokers
@@ -121,13 +125,14 @@ def score(cards: int, kinds, forbidden_finish: bool, declares: bool, declines: b
     else:
         for _ in range(broken):
             score += 1.0
-    if "cut" in kinds:
-        score -= 3.0 if not lead else 1.0
-    if "revolution" in kinds:
-        weakness = h.weakness()
-        score += -8.0 if weakness < -0.5 else (10.0 if weakness > 0.5 else 2.0)
-    if "jack_back" in kinds:
-        score += -1.5 if h.weakness() < 0 else 1.5
+    if kinds:  # what the play sets off
+        if "cut" in kinds:
+            score -= 3.0 if not lead else 1.0
+        if "revolution" in kinds:
+            weakness = h.weakness()
+            score += -8.0 if weakness < -0.5 else (10.0 if weakness > 0.5 else 2.0)
+        if "jack_back" in kinds:
+            score += -1.5 if h.weakness() < 0 else 1.5
     if declares:
         score -= 0.5 * len(WANTED.intersection(kinds))
     elif declines:
@@ -172,8 +177,12 @@ def ranking(t: Turn) -> list[tuple[float, int]]:
 
 
 def best_play(t: Turn) -> int:
-    """The index of the best move of a turn: ``ranking(t)``'s first."""
-    return min(_scored(t))[1]
+    """The index of the best move of a turn: ``ranking(t)``'s first (the first listed of the lowest score)."""
+    best, least = -1, 0.0
+    for x, i in _scored(t):
+        if best < 0 or x < least:
+            best, least = i, x
+    return best
 
 
 def rank_plays(view: Mapping, legal: list[dict], seat: int, forbidden_last=()) -> list[tuple[float, dict]]:
