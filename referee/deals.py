@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 import secrets
 
-from .cards import cards_of, codes, deck, parse_many
+from .cards import cards_of, codes, count, deck, parse_many
 from .errors import InputError
 from .flow import finish_empty_hands, lead
 from .presets import check_seats
@@ -62,7 +62,7 @@ def _hands(rules, n, dealer, seed, hands):
 
 def table_counts(rules, n: int, dealer: int) -> list[int]:
     """Table mode: how many cards each seat holds after an even deal from the seat after the dealer."""
-    size = deck(rules.jokers).bit_count()
+    size = count(deck(rules.jokers))
     return [size // n + (1 if (seat - dealer - 1) % n < size % n else 0) for seat in range(n)]
 
 
@@ -181,8 +181,8 @@ def correct_hands(st, hands):
         clash = mask & taken & ~p.hand
         if clash:
             raise InputError("bad_hands", f"seat {seat} cannot hold {' '.join(codes(clash))}: already seen elsewhere")
-        if mask.bit_count() != p.left:
-            raise InputError("bad_hands", f"seat {seat} holds {p.left} card(s), not {mask.bit_count()}")
+        if count(mask) != p.left:
+            raise InputError("bad_hands", f"seat {seat} holds {p.left} card(s), not {count(mask)}")
         taken |= mask
         new = new.with_player(seat, hand=mask, unknown=0)
     new = replace(new, seq=st.seq + 1)

@@ -251,7 +251,7 @@ def _choose_entry(st: State, head: Pending) -> dict:
         hi = lo
     choose = {"from": codes(pool), "min": lo, "max": hi}
     unseen = pool & ~hand
-    if unseen and min(hi, unseen.bit_count()) > unknown:
+    if unseen and min(hi, count(unseen)) > unknown:
         choose["limit"] = {"cards": codes(unseen), "max": unknown}  # table mode: no more than it may hold
     entry = {"seat": seat, "action": head.action, "choose": choose, "rule": head.rule}
     if fixed:

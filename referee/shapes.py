@@ -98,7 +98,7 @@ def loose(mask: int) -> Reading:
     suits = 0
     for _, s in eff:
         suits |= 1 << s
-    return Reading("loose", mask, mask.bit_count(), min(ranks), max(ranks), suits, eff)
+    return Reading("loose", mask, count(mask), min(ranks), max(ranks), suits, eff)
 
 
 def part(reading: Reading, mask: int) -> Reading:
@@ -111,7 +111,7 @@ def part(reading: Reading, mask: int) -> Reading:
     for _, s in eff:
         if s >= 0:
             suits |= 1 << s
-    return Reading("loose", mask, mask.bit_count(), min(ranks), max(ranks), suits, tuple(sorted(eff)), jokers)
+    return Reading("loose", mask, count(mask), min(ranks), max(ranks), suits, tuple(sorted(eff)), jokers)
 
 
 def matches_as(reading: Reading, as_map) -> bool:

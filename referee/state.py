@@ -31,14 +31,13 @@ class Player:
     hand: int                     # bitmask of the cards known to be in the hand
     place: int | None             # 1 = first to finish in this deal
     unknown: int                  # cards in the hand the referee has not seen (table mode)
+    # cards in the hand, seen or not: worked out by __init__ (a copy made by ``replace`` works it out again),
+    # because every ply asks it of every seat
+    left: int = dataclasses.field(init=False, compare=False, repr=False)
 
     def __init__(self, seat: int, name: str, hand: int, place: int | None = None, unknown: int = 0) -> None:
         self.seat, self.name, self.hand, self.place, self.unknown = seat, name, hand, place, unknown
-
-    @property
-    def left(self) -> int:
-        """Cards in the hand, seen or not."""
-        return self.hand.bit_count() + self.unknown
+        self.left = count(hand) + unknown
 
 
 class Pending(NamedTuple):
@@ -246,7 +245,7 @@ class State:
             return 0
         p = self.players[seat]
         elsewhere = unseen & self.seen()
-        if elsewhere or unseen.bit_count() > p.unknown:
+        if elsewhere or count(unseen) > p.unknown:
             return elsewhere or unseen
         return 0
 

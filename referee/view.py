@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypeVar
 
-from .cards import rank_mask
+from .cards import count, rank_mask
 from .memo import TABLES_SIZE, live_tables, remember
 from .shapes import Reading
 from .slots import order_turned
@@ -142,7 +142,7 @@ class PlayView:
         if self.table.standin_effects:
             return r.rank_count(rank)
         held = r.mask & rank_mask(rank)
-        return held.bit_count() if held else 0
+        return count(held)
 
     def has_rank(self, rank: int) -> bool:
         r = self.reading

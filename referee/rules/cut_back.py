@@ -9,7 +9,7 @@ the cutter's lead.
 """
 from typing import Final
 
-from ..cards import JOKERS_MASK, deck
+from ..cards import JOKERS_MASK, count, deck
 from ..state import Pending, State
 
 ID: Final = "cut_back"
@@ -32,7 +32,7 @@ def on_cut(st: State, params) -> tuple:
     n = a.cards or (st.field.reading.n if st.field else 0)
     # jokers every view shows gone: played, or out of play (undealt in a partial deal)
     gone = st.beneath | st.discard | st.out_of_play | (st.field.reading.mask if st.field else 0)
-    unplayed = (JOKERS_MASK & deck(st.rules.jokers) & ~gone).bit_count()
+    unplayed = count(JOKERS_MASK & deck(st.rules.jokers) & ~gone)
     seats = offered_to({s: st.left(s) for s in st.active_seats()}, a.seat, n, unplayed)
     return tuple(Pending(s, ID, n, ID) for s in seats)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, Final
 
-from ..cards import cards_of, rank_mask
+from ..cards import cards_of, count, rank_mask
 from ..effects import Cut
 from ..view import PlayView
 
@@ -29,7 +29,7 @@ def is_sandstorm(reading: Reading) -> bool:
 def special_candidates(field, possible: int, params) -> set[int]:
     """The card sets this special play may admit on ``field`` whether or not they beat it: three held 3s."""
     threes = possible & rank_mask(THREE)
-    if threes.bit_count() < 3:
+    if count(threes) < 3:
         return set()  # most hands: asked on every field
     return {sum(1 << c for c in combo) for combo in combinations(cards_of(threes), 3)}
 

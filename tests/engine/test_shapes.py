@@ -1,7 +1,10 @@
 """Shapes (RULES.md §1-§2): singles, groups, jokers, first card, and every sequence shape."""
 import pytest
+from hypothesis import given
+from hypothesis import strategies
 
 from referee import InputError, new_game
+from referee.cards import count
 
 from .helpers import bad, game, js, move, only, pass_, play, refuse
 
@@ -332,3 +335,8 @@ def test_an_as_reading_may_name_only_the_rank_in_a_group():
     v, st = play(st, 0, "S7", "JK1", as_={"JK1": "7"})
     assert list(v.reading) == ["JK1"] and v.reading["JK1"][-1] == "7"
     refuse(game("uecda", [["S7", "JK1", "S9"], ["HK"]], PLAIN), 0, ["S7", "JK1"], "invalid_cards", as_={"JK1": "8"})
+
+
+@given(strategies.integers(min_value=0, max_value=(1 << 80) - 1))
+def test_count_is_the_number_of_bits_set(mask):
+    assert count(mask) == mask.bit_count()

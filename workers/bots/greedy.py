@@ -22,15 +22,12 @@ from math import comb
 from typing import Any, Final
 
 from referee import instantiate
-from referee.cards import JOKER1, NORMAL_MASK
+from referee.cards import BITS16, JOKER1, NORMAL_MASK, count
 
 from .cards import TOP, is_joker, rank, strength
 from .observer import Decision, Facts, Turn, facts_of_view, forced
 
 WANTED: Final = {"give", "discard", "cut", "lock", "rank_lock"}  # effect kinds worth declaring (gekifugo)
-# the cards in a rank's 4 suit bits (or of the 2 jokers' bits): read from a table, because compiled,
-# int.bit_count() is a method call through the interpreter and scoring asks it 13 times per play
-SUITS_HELD: Final = tuple(bin(i).count("1") for i in range(16))
 
 
 def _near_out(others: list[int]) -> bool:
@@ -60,7 +57,7 @@ class Hand:
 
     def __init__(self, t: Turn):
         self.cards, self.rev, self.lead, self.last_forbidden = t.cards, t.reversed, t.lead, t.forbidden_last
-        self.count = t.cards.bit_count()
+        self.count = count(t.cards)
         self.danger = _near_out(t.others)
 
     def weakness(self) -> float:
@@ -71,7 +68,7 @@ class Hand:
             return 0.0
         nat = total = 0
         for r in range(13):
-            k = SUITS_HELD[normals >> 4 * r & 0xF]
+            k = BITS16[normals >> 4 * r & 0xF]
             nat += k
             total += k * r  # the rank's strength in the normal order
         return total / nat - 6.0
@@ -86,7 +83,7 @@ def score(cards: int, kinds, forbidden_finish: bool, declares: bool, declines: b
     """A play's score, lower is better: ``cards`` a bitmask, ``kinds`` and ``forbidden_finish`` its annotation,
     ``declares``/``declines`` whether it carries declarations or a decline."""
     normals = cards & NORMAL_MASK
-    jokers = SUITS_HELD[cards >> JOKER1 & 3]
+    jokers = BITS16[cards >> JOKER1 & 3]
     # the non-joker cards rank by rank: how many, the sum and the highest of their strengths, how many are top
     # cards, in how many ranks, and in how many the hand keeps cards back
     nat = total = tops = ranks = broken = 0
@@ -94,7 +91,7 @@ def score(cards: int, kinds, forbidden_finish: bool, declares: bool, declines: b
     left = normals
     while left:  # each rank played, the highest first
         low = (left.bit_length() - 1) & ~3  # its lowest suit bit
-        k = SUITS_HELD[left >> low]
+        k = BITS16[left >> low]
         left &= (1 << low) - 1
         r = low // 4
         s = 12 - r if h.rev else r  # the rank's strength (cards.strength_of)
@@ -105,7 +102,7 @@ def score(cards: int, kinds, forbidden_finish: bool, declares: bool, declines: b
         if s >= 11:
             tops += k
         ranks += 1
-        if SUITS_HELD[h.cards >> low & 0xF] > k:
+        if BITS16[h.cards >> low & 0xF] > k:
             broken += 1
     if not normals:
         total, tops = TOP, 1
@@ -142,9 +139,9 @@ def score(cards: int, kinds, forbidden_finish: bool, declares: bool, declines: b
     rest = h.cards & ~cards
     if _stuck(rest, h.last_forbidden):
         score += 12.0
-    elif rest.bit_count() <= 3:
+    elif count(rest) <= 3:
         # cards that cannot be the last one are liabilities near the end: spend them while possible
-        score += 2.0 * (rest & h.last_forbidden).bit_count()
+        score += 2.0 * count(rest & h.last_forbidden)
     return score
 
 
