@@ -158,14 +158,21 @@ def _scored(t: Turn) -> list[tuple[float, int]]:
     h = Hand(t)
     leads = t.lead and any(m.action == "play" for m in t.moves)
     out = []
-    for i, (m, note) in enumerate(zip(t.moves, t.notes)):
-        if m.action == "pass":
-            if not leads:
-                out.append((pass_score(h), i))
-        else:
-            assert note is not None  # every play is annotated
-            out.append((score(m.cards, note.kinds, note.forbidden_finish, bool(m.declare), bool(m.decline), h), i))
+    for i in range(len(t.moves)):
+        x = _move_score(t, i, h, leads)
+        if x is not None:
+            out.append((x, i))
     return out
+
+
+def _move_score(t: Turn, i: int, h: Hand, leads: bool) -> float | None:
+    """The score of a turn's i-th move, or None for a pass when it leads with a play at hand."""
+    m = t.moves[i]
+    if m.action == "pass":
+        return None if leads else pass_score(h)
+    note = t.notes[i]
+    assert note is not None  # every play is annotated
+    return score(m.cards, note.kinds, note.forbidden_finish, bool(m.declare), bool(m.decline), h)
 
 
 def ranking(t: Turn) -> list[tuple[float, int]]:
@@ -175,9 +182,12 @@ def ranking(t: Turn) -> list[tuple[float, int]]:
 
 def best_play(t: Turn) -> int:
     """The index of the best move of a turn: ``ranking(t)``'s first (the first listed of the lowest score)."""
+    h = Hand(t)
+    leads = t.lead and any(m.action == "play" for m in t.moves)
     best, least = -1, 0.0
-    for x, i in _scored(t):
-        if best < 0 or x < least:
+    for i in range(len(t.moves)):
+        x = _move_score(t, i, h, leads)
+        if x is not None and (best < 0 or x < least):
             best, least = i, x
     return best
 
