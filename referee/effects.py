@@ -137,12 +137,3 @@ def named(effects, kinds: bool = False) -> list[str]:
             if name not in out:
                 out.append(name)
     return out
-
-
-def _order(effect: Effect) -> int:
-    return effect.ORDER
-
-
-def ordered(effects) -> list:
-    """``effects`` in resolution order (stable: effects of one ORDER keep theirs)."""
-    return sorted(effects, key=_order)

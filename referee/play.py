@@ -5,7 +5,6 @@ from typing import TYPE_CHECKING, Final
 
 from .cards import codes, count
 from .memo import EFFECTS_SIZE, live_effect_memos, remember
-from .effects import ordered
 from .moves import Move
 from .rules import ALIASES, DECLARABLE, RULES, SEQUENCES, SHAPE_NAMES, SHAPE_PRIORITY
 from .rules.base import Rejection
@@ -14,6 +13,7 @@ from .state import State
 from .view import PlayView, Table, table_of
 
 if TYPE_CHECKING:
+    from .effects import Effect
     from .ruleset import Ruleset
 
 DECLARATIONS: Final = DECLARABLE.union(ALIASES)  # every name a play may declare
@@ -58,25 +58,33 @@ def _declared(rule_id: str, declared: frozenset, table: Table) -> bool:
 
 
 def _fired(view: PlayView, rs: Ruleset) -> tuple:
-    """(rule id, effects) of every after_play hook that fires, in registry order: a function of the view and the
-    ruleset alone, memoised per ruleset under the view (the variants legal_moves judges with other declarations,
-    and the same cards played on equal tables, share the answers)."""
+    """(rule id, effect) of every effect the after_play hooks return, in resolution order (``ORDER``; one
+    hook's effects, and hooks in registry order, where ORDER ties): a function of the view and the ruleset alone,
+    memoised per ruleset under the view (the variants legal_moves judges with other declarations, and the same
+    cards played on equal tables, share the answers)."""
     memo = rs.effects_memo
     fired = memo.get(view)
     if fired is None:
-        fired = remember(memo, view, tuple((rule_id, effects) for rule_id, hook, params in rs.play_hooks
-                                           if (effects := hook(view, params))), EFFECTS_SIZE, live_effect_memos)
+        pairs = [(rule_id, e) for rule_id, hook, params in rs.play_hooks for e in hook(view, params)]
+        fired = remember(memo, view, tuple(sorted(pairs, key=_pair_order)) if len(pairs) > 1 else tuple(pairs),
+                         EFFECTS_SIZE, live_effect_memos)
     return fired
 
 
+def _pair_order(pair: tuple) -> int:
+    effect: Effect = pair[1]
+    return effect.ORDER
+
+
 def _effects(view: PlayView, declared: frozenset, rs: Ruleset, voids: bool = True) -> tuple[tuple, tuple]:
-    kept = []
-    for rule_id, effects in _fired(view, rs):
-        if rs.declarations and rule_id in DECLARABLE and not _declared(rule_id, declared, view.table):
-            effects = [e for e in effects if e.QUIET]
-        kept.extend(effects)
+    """The effects a play fires, in resolution order (its declarations kept to: RULES.md §6), and its void
+    declarations."""
+    if not rs.declarations:
+        return tuple(e for _, e in _fired(view, rs)), ()
+    kept = [e for rule_id, e in _fired(view, rs)
+            if e.QUIET or rule_id not in DECLARABLE or _declared(rule_id, declared, view.table)]
     void: tuple = ()
-    if rs.declarations and voids:
+    if voids:
         fired = {e.rule for e in kept}
         # A shape declaration is void when the play is not that shape (RULES.md §6); for an attach
         # revolution the declared shape may be the combined one, so it is not judged there.
@@ -84,7 +92,7 @@ def _effects(view: PlayView, declared: frozenset, rs: Ruleset, voids: bool = Tru
             d not in fired and d not in SEQUENCE_SET and not (
                 d in ALIASES and ALIASES[d].ID in fired and ALIASES[d].alias_applies(view.table))) or (
             d in SEQUENCE_SET and d != view.reading.shape and not joins_field(view.special))))
-    return tuple(ordered(kept) if len(kept) > 1 else kept), void
+    return tuple(kept), void
 
 
 def _forms_lock(view: PlayView, rs: Ruleset) -> bool:
