@@ -57,16 +57,18 @@ def _declared(rule_id: str, declared: frozenset, table: Table) -> bool:
     return alias is not None and alias in declared and ALIASES[alias].alias_applies(table)
 
 
-def _fired(view: PlayView, rs: Ruleset) -> tuple:
-    """(rule id, effect) of every effect the after_play hooks return, in resolution order (``ORDER``; one
-    hook's effects, and hooks in registry order, where ORDER ties): a function of the view and the ruleset alone,
-    memoised per ruleset under the view (the variants legal_moves judges with other declarations, and the same
-    cards played on equal tables, share the answers)."""
+def _fired(view: PlayView, rs: Ruleset) -> tuple[tuple, tuple]:
+    """Every effect the after_play hooks return, in resolution order (``ORDER``; one hook's effects, and hooks in
+    registry order, where ORDER ties), and beside each the id of the rule whose hook returned it: a function of
+    the view and the ruleset alone, memoised per ruleset under the view (the variants legal_moves judges with
+    other declarations, and the same cards played on equal tables, share the answers)."""
     memo = rs.effects_memo
     fired = memo.get(view)
     if fired is None:
         pairs = [(rule_id, e) for rule_id, hook, params in rs.play_hooks for e in hook(view, params)]
-        fired = remember(memo, view, tuple(sorted(pairs, key=_pair_order)) if len(pairs) > 1 else tuple(pairs),
+        if len(pairs) > 1:
+            pairs.sort(key=_pair_order)
+        fired = remember(memo, view, (tuple([e for _, e in pairs]), tuple([rule_id for rule_id, _ in pairs])),
                          EFFECTS_SIZE, live_effect_memos)
     return fired
 
@@ -79,10 +81,11 @@ def _pair_order(pair: tuple) -> int:
 def _effects(view: PlayView, declared: frozenset, rs: Ruleset, voids: bool = True) -> tuple[tuple, tuple]:
     """The effects a play fires, in resolution order (its declarations kept to: RULES.md §6), and its void
     declarations."""
+    effects, rules = _fired(view, rs)
     if not rs.declarations:
-        return tuple(e for _, e in _fired(view, rs)), ()
-    kept = [e for rule_id, e in _fired(view, rs)
-            if e.QUIET or rule_id not in DECLARABLE or _declared(rule_id, declared, view.table)]
+        return effects, ()
+    kept = tuple([e for e, rule_id in zip(effects, rules)
+                  if e.QUIET or rule_id not in DECLARABLE or _declared(rule_id, declared, view.table)])
     void: tuple = ()
     if voids:
         fired = {e.rule for e in kept}
@@ -92,7 +95,7 @@ def _effects(view: PlayView, declared: frozenset, rs: Ruleset, voids: bool = Tru
             d not in fired and d not in SEQUENCE_SET and not (
                 d in ALIASES and ALIASES[d].ID in fired and ALIASES[d].alias_applies(view.table))) or (
             d in SEQUENCE_SET and d != view.reading.shape and not joins_field(view.special))))
-    return tuple(kept), void
+    return kept, void
 
 
 def _forms_lock(view: PlayView, rs: Ruleset) -> bool:
