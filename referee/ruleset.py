@@ -12,9 +12,15 @@ from .slots import defaults
 MAX_PLAYERS = 8  # seats a game may have (2 to 8)
 # Ruleset values that rules' ``settings`` hooks may set: how sequences compare, their fewest cards, the jokers and
 # whether a joker standing in fires its rank's effects, whether the field's owner gets the turn back (passers sit
-# out), what skipping round the table does.
+# out), what skipping round the table does, the shapes a field may take besides those a play may (a field a rule
+# made: an attach revolution's 4-card stairs) and the fewest cards of a sequence there (None: min_stairs).
 SETTINGS: dict[str, Any] = {"compare": "shift", "min_stairs": 3, "jokers": 0, "standin_effects": True,
-                            "owner_plays_on": True, "skip_round": "combo", "skip_wraps": False}
+                            "owner_plays_on": True, "skip_round": "combo", "skip_wraps": False,
+                            "field_extra_shapes": frozenset(), "field_min_stairs": None}
+# What a rule's ``settings`` may say of the rule itself (true or false; false if it says nothing): the Ruleset keeps
+# the ids of the rules that say it. breaks_ties: the referee chooses among equally strong cards of the rule's
+# strongest-cards gives; declinable: a play may decline the rule's effect (decline: [its id]).
+RULE_FACTS = ("breaks_ties", "declinable")
 
 class Ruleset:
     __slots__ = ("preset", "_params", "shapes", "sequences", "compare", "min_stairs", "declarations", "jokers",
@@ -43,8 +49,15 @@ class Ruleset:
             return any(getattr(m, name, False) for m in on)
 
         settings = dict(SETTINGS)
+        said: dict[str, dict] = {}  # each rule's own settings, by id
         for m, p in hooks("settings"):
-            settings.update(m.settings(p))
+            said[m.ID] = m.settings(p)
+            settings.update(said[m.ID])
+
+        def saying(fact: str) -> frozenset:
+            """The ids of the rules whose settings say ``fact`` (RULE_FACTS)."""
+            return frozenset(rule_id for rule_id, own in said.items() if own.get(fact))
+
         self.compare, self.min_stairs, self.jokers = settings["compare"], settings["min_stairs"], settings["jokers"]
         self.standin_effects, self.owner_plays_on = settings["standin_effects"], settings["owner_plays_on"]
         self.skip_round, self.skip_wraps = settings["skip_round"], settings["skip_wraps"]
@@ -52,9 +65,9 @@ class Ruleset:
         self.shapes = frozenset(s for s in SHAPES if s in params)
         # in a fixed order: the candidate sets' order (hence legal_moves') must not depend on str hashing
         self.sequences = tuple(s for s in SEQUENCES if s in self.shapes)
-        self.field_shapes = (self.shapes, self.min_stairs)
-        for m, p in hooks("field_shapes"):
-            self.field_shapes = m.field_shapes(*self.field_shapes, p)
+        least = settings["field_min_stairs"]
+        self.field_shapes = (self.shapes | settings["field_extra_shapes"],
+                             self.min_stairs if least is None else min(self.min_stairs, least))
         self.titles = TITLES.get(preset)
         # the hooks asked of every judged play, kept as functions (no module attribute read per call):
         # (legality, params), (rule id, special_play, params), (finish_verdict, params)
@@ -69,7 +82,8 @@ class Ruleset:
         self.finishers = frozenset(m.ID for m, _ in self.on_finish_hooks)  # their events are the play's effects
         self.flushes_on_finish = flag("FLUSHES_ON_FINISH")
         self.extra_hooks = hooks("extra_candidates")
-        self.decline_hooks = tuple((m.ID, m.declines, p) for m, p in hooks("declines") if m.declinable(p))
+        declinable = saying("declinable")
+        self.decline_hooks = tuple((m.ID, m.declines, p) for m, p in hooks("declines") if m.ID in declinable)
         self.declinable = frozenset(rule_id for rule_id, _, _ in self.decline_hooks)  # what a play may decline
         self.suits_matter = flag("SUITS_MATTER")
         self.suit_hooks = tuple((m.after_play, p) for m, p in hooks("after_play") if getattr(m, "SUITS_MATTER", False))
@@ -83,7 +97,7 @@ class Ruleset:
         self.pass_hooks = tuple((m.after_pass, p) for m, p in hooks("after_pass"))  # asked on every pass
         self.cut_hooks = tuple((m.on_cut, p) for m, p in hooks("on_cut"))
         self.passes_sit_out = flag("PASSES_SIT_OUT")
-        self.tie_breakers = frozenset(m.ID for m, p in hooks("breaks_ties") if m.breaks_ties(p))
+        self.tie_breakers = saying("breaks_ties")
         # the rules' declared state (every registered rule's, switched on or not: a slot keeps its place)
         self.view_slots, self.rule_slots = VIEW_SLOTS, RULE_SLOTS
         self.view_defaults, self.rule_defaults = defaults(VIEW_SLOTS), defaults(RULE_SLOTS)

@@ -32,9 +32,9 @@ class ClearLocks(Effect):
         res.put(RANK_LOCK, False)
 
 
-def field_shapes(shapes, min_stairs: int, params) -> tuple:
+def settings(params) -> dict:
     """A field it made may be 4-card stairs whatever the stairs rule says."""
-    return shapes | {"stairs"}, min(min_stairs, 4)
+    return {"field_extra_shapes": frozenset({"stairs"}), "field_min_stairs": 4}
 
 
 def extra_candidates(f, possible: int, params) -> frozenset[int]:

@@ -3,9 +3,9 @@
 A rule module defines ``ID``, ``NAME_JA``, ``SUMMARY``, ``PARAMS`` and any of the hooks and flags the engine
 reads (docs/engine-api.md, "Adding a rule", lists them all): play hooks (``legality``, ``special_play``,
 ``after_play``, ``special_candidates``, ``extra_candidates``, ``required_cards``, ``declines``, ``finish_verdict``), flow hooks
-(``leader``, ``deal_queue``, ``exchange_counts``, ``breaks_ties``, ``after_pass``, ``on_cut``, ``on_finish``),
-decision hooks (``judge_give``, ``on_give``),
-ruleset hooks (``settings``, ``field_shapes``) and flags (``DECLARABLE``, ``SHAPE``, ``SUITS_MATTER``, …).
+(``leader``, ``deal_queue``, ``exchange_counts``, ``after_pass``, ``on_cut``, ``on_finish``),
+decision hooks (``judge_give``, ``on_give``), the ruleset hook (``settings``: ruleset values, and facts about the
+rule such as ``declinable``) and flags (``DECLARABLE``, ``SHAPE``, ``SUITS_MATTER``, …).
 ``Ruleset`` collects each hook of the rules switched on as ``(module, params)`` in registry order; the engine core
 calls them and never names a rule id. Play hooks return effects or rejections and never change state. A rule
 refers to other rules by a flag they set (``Ruleset.flagged``), not by their ids.

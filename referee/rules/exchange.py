@@ -34,9 +34,9 @@ def pairs(places, counts):
     return [(by_place[n - i], by_place[i + 1], k) for i, k in enumerate(counts) if k and n >= 2 * (i + 1)]
 
 
-def breaks_ties(params) -> bool:
-    """Does the referee choose among equally strong cards of this rule's strongest gives?"""
-    return params["auto_ties"]
+def settings(params) -> dict:
+    """auto_ties: the referee chooses among equally strong cards of this rule's strongest gives."""
+    return {"breaks_ties": params["auto_ties"]}
 
 
 def deal_queue(st, queue, params) -> tuple:

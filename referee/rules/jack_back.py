@@ -40,8 +40,9 @@ def after_play(view: PlayView, params):
     return [JackBack(ID)]
 
 
-def declinable(params) -> bool:
-    return params["optional"]
+def settings(params) -> dict:
+    """optional: a play may decline it (decline: ['jack_back'])."""
+    return {"declinable": params["optional"]}
 
 
 def declines(reading: Reading, params) -> bool:
