@@ -154,17 +154,18 @@ class Beat:
 
 
 def joined_candidates(st: State, possible: int) -> set[int]:
-    """Card sets that a special play joins to the field (alone they may be no play): the extra_candidates hooks."""
+    """Card sets that a special play joins to the field (alone they may be no play): the ``candidates`` hooks of
+    the rules with JOINS_FIELD."""
     out: set[int] = set()
     if st.field is not None:
-        for module, params in st.rules.extra_hooks:
-            out |= module.extra_candidates(st.field.reading, possible, params)
+        for hook, params in st.rules.joined_cand_hooks:
+            out |= hook(st.field.reading, possible, params)
     return out
 
 
 def special_candidates(st: State, possible: int) -> set[int]:
-    """Card sets that a special play may admit on the field without beating it: the special_candidates hooks
-    (only what beats the field is generated otherwise)."""
+    """Card sets that a special play may admit on the field without beating it: the other rules' ``candidates``
+    hooks (only what beats the field is generated otherwise)."""
     out: set[int] = set()
     if st.field is not None:
         for special_candidates, params in st.rules.special_cand_hooks:

@@ -102,7 +102,7 @@ def _play_moves(st: State, seat: int, noted: bool = False):
     if st.field is None:
         beat = None
     else:
-        attach = joined_candidates(st, possible) if rules.extra_hooks else NO_SETS
+        attach = joined_candidates(st, possible) if rules.joined_cand_hooks else NO_SETS
         beat = Beat(st)
     memo = rules.moves_memo
     required = table.required

@@ -200,7 +200,7 @@ def _judge(table: Table, rs: Ruleset, move: Move, left_after: int, with_effects:
     cands = (readings_as(move.cards, rs.shapes, rs.min_stairs, move.as_map) if move.as_map
              else readings(move.cards, rs.shapes, rs.min_stairs))
     field = table.field
-    if not cands and field is not None and rs.extra_hooks:
+    if not cands and field is not None and rs.joined_cand_hooks:
         cands = (loose(move.cards),)  # attached cards need only form a shape together with the field
     if not cands:
         names = ", ".join(SHAPE_NAMES[s] for s in ("single", "group") + tuple(sorted(rs.shapes)))

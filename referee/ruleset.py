@@ -28,7 +28,7 @@ class Ruleset:
                  "skip_round", "skip_wraps",
                  "legality_hooks", "special_hooks", "play_hooks", "suit_hooks", "finish_hooks", "place_hooks",
                  "special_cand_hooks", "required_hooks",
-                 "extra_hooks", "decline_hooks", "declinable", "trust_hooks", "on_finish_hooks", "finishers", "leader_hooks",
+                 "joined_cand_hooks", "decline_hooks", "declinable", "trust_hooks", "on_finish_hooks", "finishers", "leader_hooks",
                  "queue_hooks", "count_hooks", "give_hooks", "received_hooks", "tie_breakers", "pass_hooks",
                  "cut_hooks", "suits_matter",
                  "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key", "_hash", "memo", "moves_memo",
@@ -76,12 +76,16 @@ class Ruleset:
         self.play_hooks = tuple((m.ID, m.after_play, p) for m, p in hooks("after_play"))
         self.finish_hooks = tuple((m.finish_verdict, p) for m, p in hooks("finish_verdict"))
         self.place_hooks = tuple((m.places_final, p) for m, p in hooks("places_final"))
-        self.special_cand_hooks = tuple((m.special_candidates, p) for m, p in hooks("special_candidates"))
+        # the card sets listed on a field besides those that may beat it: those a special play may admit, and (a
+        # rule whose special play joins the cards to the field's, JOINS_FIELD) those that are no play alone
+        self.special_cand_hooks = tuple((m.candidates, p) for m, p in hooks("candidates")
+                                        if not getattr(m, "JOINS_FIELD", False))
+        self.joined_cand_hooks = tuple((m.candidates, p) for m, p in hooks("candidates")
+                                       if getattr(m, "JOINS_FIELD", False))
         self.required_hooks = hooks("required_cards")
         self.on_finish_hooks = tuple(sorted(hooks("on_finish"), key=lambda mp: getattr(mp[0], "ON_FINISH_ORDER", 0)))
         self.finishers = frozenset(m.ID for m, _ in self.on_finish_hooks)  # their events are the play's effects
         self.flushes_on_finish = flag("FLUSHES_ON_FINISH")
-        self.extra_hooks = hooks("extra_candidates")
         declinable = saying("declinable")
         self.decline_hooks = tuple((m.ID, m.declines, p) for m, p in hooks("declines") if m.ID in declinable)
         self.declinable = frozenset(rule_id for rule_id, _, _ in self.decline_hooks)  # what a play may decline

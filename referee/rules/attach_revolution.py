@@ -18,7 +18,7 @@ SUMMARY = ("On a field of 3 cards or fewer, play cards that together with the fi
            "stairs (exactly 4, no 2-3 link): a revolution, and the 4 cards become the field.")
 PARAMS: dict = {}
 DECLARABLE = True
-JOINS_FIELD = True  # the played cards and the field's become one 4-card field
+JOINS_FIELD = True  # the played cards and the field's become one 4-card field (its candidates are joined ones)
 
 
 class ClearLocks(Effect):
@@ -37,8 +37,9 @@ def settings(params) -> dict:
     return {"field_extra_shapes": frozenset({"stairs"}), "field_min_stairs": 4}
 
 
-def extra_candidates(f, possible: int, params) -> frozenset[int]:
-    """Card sets that, with the field ``f``, make the 4 cards of an attach revolution (alone they may be no play)."""
+def candidates(f, possible: int, params) -> frozenset[int]:
+    """Card sets that, with the field ``f``, make the 4 cards of an attach revolution (alone they may be no play:
+    JOINS_FIELD)."""
     if f.wild or f.n > 3:
         return frozenset()
     return _joined(f.mask, possible & _near(f), 4 - f.n)

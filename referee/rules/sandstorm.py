@@ -26,7 +26,7 @@ def is_sandstorm(reading: Reading) -> bool:
             and reading.rank_count(THREE) == 3)
 
 
-def special_candidates(field, possible: int, params) -> set[int]:
+def candidates(field, possible: int, params) -> set[int]:
     """The card sets this special play may admit on ``field`` whether or not they beat it: three held 3s."""
     threes = possible & rank_mask(THREE)
     if count(threes) < 3:

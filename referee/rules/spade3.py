@@ -13,7 +13,7 @@ DECLARABLE = True
 S3: Final = parse("S3")
 
 
-def special_candidates(field, possible: int, params) -> set[int]:
+def candidates(field, possible: int, params) -> set[int]:
     """The card sets this special play may admit on ``field`` whether or not they beat it: the ♠3 on a lone joker."""
     return {1 << S3} if field.wild and field.n == 1 and possible >> S3 & 1 else set()
 
