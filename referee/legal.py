@@ -161,8 +161,8 @@ def _listed(table: Table, rules: Ruleset, seat: int, mask: int, left_after: int,
             variants.append((shape_decl, ()))
         else:
             variants.append(((), ()))
-            for rule_id, declines, params in rules.decline_hooks:
-                if declines(reading, params):
+            for rule_id, rank in rules.decline_ranks:
+                if reading.has_rank(rank):
                     variants.append(((), (rule_id,)))
         jokers = tuple(sorted(reading.jokers))
         probe: Plan | None = None

@@ -28,7 +28,7 @@ class Ruleset:
                  "skip_round", "skip_wraps",
                  "legality_hooks", "special_hooks", "play_hooks", "suit_hooks", "finish_hooks", "place_hooks",
                  "special_cand_hooks", "required_hooks",
-                 "joined_cand_hooks", "decline_hooks", "declinable", "trust_hooks", "on_finish_hooks", "finishers", "leader_hooks",
+                 "joined_cand_hooks", "decline_ranks", "declinable", "trust_hooks", "on_finish_hooks", "finishers", "leader_hooks",
                  "queue_hooks", "count_hooks", "give_hooks", "received_hooks", "tie_breakers", "pass_hooks",
                  "cut_hooks", "suits_matter",
                  "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key", "_hash", "memo", "moves_memo",
@@ -86,9 +86,11 @@ class Ruleset:
         self.on_finish_hooks = tuple(sorted(hooks("on_finish"), key=lambda mp: getattr(mp[0], "ON_FINISH_ORDER", 0)))
         self.finishers = frozenset(m.ID for m, _ in self.on_finish_hooks)  # their events are the play's effects
         self.flushes_on_finish = flag("FLUSHES_ON_FINISH")
+        # (rule id, rank) of the rules a play may decline (settings: declinable), each with the rank whose plays
+        # legal_moves lists also declined (DECLINE_RANK)
         declinable = saying("declinable")
-        self.decline_hooks = tuple((m.ID, m.declines, p) for m, p in hooks("declines") if m.ID in declinable)
-        self.declinable = frozenset(rule_id for rule_id, _, _ in self.decline_hooks)  # what a play may decline
+        self.decline_ranks = tuple((m.ID, m.DECLINE_RANK) for m in on if m.ID in declinable and hasattr(m, "DECLINE_RANK"))
+        self.declinable = frozenset(rule_id for rule_id, _ in self.decline_ranks)  # what a play may decline
         self.suits_matter = flag("SUITS_MATTER")
         self.suit_hooks = tuple((m.after_play, p) for m, p in hooks("after_play") if getattr(m, "SUITS_MATTER", False))
         self.trust_hooks = hooks("taken_on_trust")

@@ -10,7 +10,6 @@ from .base import Param
 
 if TYPE_CHECKING:
     from ..resolution import Resolution
-    from ..shapes import Reading
 
 ID: Final = "jack_back"
 NAME_JA = "Jバック"
@@ -20,6 +19,7 @@ PARAMS = {"optional": Param(False, "the player may decline it with decline: ['ja
                          "or keeps it reversed", choices=("restores", "keeps"))}
 DECLARABLE = True
 JACK: Final = 8
+DECLINE_RANK: Final = JACK  # optional: legal_moves lists a play holding a J (a joker standing in too) also declined
 JACK_BACK: Final = Slot("jack_back", False, TRICK, view=True, read=bool, turns=ORDER)
 STATE = (JACK_BACK,)
 
@@ -44,7 +44,3 @@ def settings(params) -> dict:
     """optional: a play may decline it (decline: ['jack_back'])."""
     return {"declinable": params["optional"]}
 
-
-def declines(reading: Reading, params) -> bool:
-    """Does legal_moves list this play also with the jack back declined?"""
-    return reading.has_rank(JACK)
