@@ -162,9 +162,8 @@ def _unchecked(st: State, mv) -> tuple:
             out.append("strongest_cards")
         if head.upto and mv.action == "pass":
             out.append("rank_not_held")
-    if mv.action == "play":
-        for module, params in st.rules.trust_hooks:
-            out.extend(module.taken_on_trust(st, mv.seat, params))
+    if mv.action == "play" and st.first_play and st.players[mv.seat].unknown:
+        out.extend(st.rules.first_play_trust)  # the cards required_cards asks for are not seen
     return tuple(out)
 
 

@@ -19,7 +19,9 @@ SETTINGS: dict[str, Any] = {"compare": "shift", "min_stairs": 3, "jokers": 0, "s
                             "field_extra_shapes": frozenset(), "field_min_stairs": None}
 # What a rule's ``settings`` may say of the rule itself (true or false; false if it says nothing): the Ruleset keeps
 # the ids of the rules that say it. breaks_ties: the referee chooses among equally strong cards of the rule's
-# strongest-cards gives; declinable: a play may decline the rule's effect (decline: [its id]).
+# strongest-cards gives; declinable: a play may decline the rule's effect (decline: [its id]). And a label a rule's
+# settings may give: first_play_on_trust, what a table-mode play of the match's first play (while required_cards
+# is asked) by a seat whose hand is partly unknown is taken on trust for.
 RULE_FACTS = ("breaks_ties", "declinable")
 
 class Ruleset:
@@ -28,7 +30,7 @@ class Ruleset:
                  "skip_round", "skip_wraps",
                  "legality_hooks", "special_hooks", "play_hooks", "suit_hooks", "finish_hooks", "place_hooks",
                  "special_cand_hooks", "required_hooks",
-                 "joined_cand_hooks", "decline_ranks", "declinable", "trust_hooks", "on_finish_hooks", "finishers", "leader_hooks",
+                 "joined_cand_hooks", "decline_ranks", "declinable", "first_play_trust", "on_finish_hooks", "finishers", "leader_hooks",
                  "queue_hooks", "count_hooks", "give_hooks", "received_hooks", "tie_breakers", "pass_hooks",
                  "cut_hooks", "suits_matter",
                  "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key", "_hash", "memo", "moves_memo",
@@ -93,7 +95,7 @@ class Ruleset:
         self.declinable = frozenset(rule_id for rule_id, _ in self.decline_ranks)  # what a play may decline
         self.suits_matter = flag("SUITS_MATTER")
         self.suit_hooks = tuple((m.after_play, p) for m, p in hooks("after_play") if getattr(m, "SUITS_MATTER", False))
-        self.trust_hooks = hooks("taken_on_trust")
+        self.first_play_trust = tuple(own["first_play_on_trust"] for own in said.values() if "first_play_on_trust" in own)
         self.lead_may_pass = flag("LEAD_MAY_PASS")
         self.leader_hooks = hooks("leader")
         self.queue_hooks = hooks("deal_queue")

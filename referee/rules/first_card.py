@@ -28,9 +28,10 @@ def leader(st, first_deal: bool, params) -> int | None:
     return next((p.seat for p in st.players if p.hand >> c & 1), None)
 
 
-def taken_on_trust(st, seat, params) -> tuple:
-    """Table mode: a play by a seat whose hand is partly unknown cannot show it holds no first card."""
-    return ("first_card_holder",) if params["must_play"] and st.first_play and st.players[seat].unknown else ()
+def settings(params) -> dict:
+    """must_play, table mode: a first play by a seat whose hand is partly unknown cannot show it holds no first
+    card (taken on trust)."""
+    return {"first_play_on_trust": "first_card_holder"} if params["must_play"] else {}
 
 
 def required_cards(st, seat, params) -> int:
