@@ -7,6 +7,7 @@ import secrets
 from .cards import cards_of, codes, count, deck, parse_many
 from .errors import InputError
 from .flow import finish_empty_hands, lead
+from .flow_events import DealQueue, ExchangeCounts, Leader
 from .presets import check_seats
 from .ruleset import build_ruleset
 from .slots import DEAL, TRICK, reset
@@ -98,20 +99,31 @@ def new_game(preset="uecda", rules=None, players=None, seed=None, hands=None, ta
     return st, [event]
 
 
+def exchange_counts(st, places) -> tuple:
+    """The exchange counts of the deal after ``st``, whose places are ``places``: the ``new_deal`` hooks'
+    ExchangeCounts."""
+    part = ExchangeCounts(places, (0, 0))
+    for new_deal, params in st.rules.deal_hooks:
+        part = new_deal(st, part, params)
+    return part.counts
+
+
 def exchange_queue(st) -> tuple:
-    """The pending gives (and requests) of the exchange at the start of a deal, from the ``deal_queue`` hooks."""
-    queue: tuple = ()
-    for module, params in st.rules.queue_hooks:
-        queue = module.deal_queue(st, queue, params)
-    return queue
+    """The pending gives (and requests) of the exchange at the start of a deal: the ``new_deal`` hooks'
+    DealQueue."""
+    part = DealQueue(())
+    for new_deal, params in st.rules.deal_hooks:
+        part = new_deal(st, part, params)
+    return part.pending
 
 
 def _leader(st, first_deal: bool, default: int) -> int:
-    """The seat a rule's ``leader`` hook names to lead the deal (first_card), else ``default``."""
-    for module, params in st.rules.leader_hooks:
-        seat = module.leader(st, first_deal, params)
-        if seat is not None:
-            return seat
+    """The seat the first ``new_deal`` hook to name one names to lead the deal (first_card), else ``default``."""
+    part = Leader(first_deal)
+    for new_deal, params in st.rules.deal_hooks:
+        part = new_deal(st, part, params)
+        if part.seat is not None:
+            return part.seat
     return default
 
 
@@ -133,9 +145,7 @@ def next_deal(st, hands=None, proceed=None):
     rs = st.rules
     places = tuple(p.place for p in st.players)
     n = len(places)
-    counts = (0, 0)
-    for module, params in rs.count_hooks:
-        counts = module.exchange_counts(st, places, counts, params)
+    counts = exchange_counts(st, places)
     top = places.index(1)
     days = st.days + 1 if st.previous_places and st.previous_places.index(1) == top else 1
     dealer = places.index(n)

@@ -30,8 +30,8 @@ class Ruleset:
                  "skip_round", "skip_wraps",
                  "legality_hooks", "special_hooks", "play_hooks", "suit_hooks", "finish_hooks", "place_hooks",
                  "special_cand_hooks", "required_hooks",
-                 "joined_cand_hooks", "decline_ranks", "declinable", "first_play_trust", "on_finish_hooks", "finishers", "leader_hooks",
-                 "queue_hooks", "count_hooks", "give_hooks", "received_hooks", "tie_breakers", "pass_hooks",
+                 "joined_cand_hooks", "decline_ranks", "declinable", "first_play_trust", "on_finish_hooks", "finishers",
+                 "deal_hooks", "give_hooks", "received_hooks", "tie_breakers", "pass_hooks",
                  "cut_hooks", "suits_matter",
                  "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key", "_hash", "memo", "moves_memo",
                  "effects_memo", "tables", "view_slots", "rule_slots", "view_defaults", "rule_defaults", "order_slots",
@@ -97,9 +97,7 @@ class Ruleset:
         self.suit_hooks = tuple((m.after_play, p) for m, p in hooks("after_play") if getattr(m, "SUITS_MATTER", False))
         self.first_play_trust = tuple(own["first_play_on_trust"] for own in said.values() if "first_play_on_trust" in own)
         self.lead_may_pass = flag("LEAD_MAY_PASS")
-        self.leader_hooks = hooks("leader")
-        self.queue_hooks = hooks("deal_queue")
-        self.count_hooks = hooks("exchange_counts")
+        self.deal_hooks = tuple((m.new_deal, p) for m, p in hooks("new_deal"))  # each part of a new deal in turn
         self.give_hooks = tuple((m.judge_give, p) for m, p in hooks("judge_give"))  # asked of every give/discard
         self.received_hooks = tuple((m.on_give, p) for m, p in hooks("on_give"))  # told of every give made
         self.pass_hooks = tuple((m.after_pass, p) for m, p in hooks("after_pass"))  # asked on every pass

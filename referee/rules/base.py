@@ -3,7 +3,7 @@
 A rule module defines ``ID``, ``NAME_JA``, ``SUMMARY``, ``PARAMS`` and any of the hooks and flags the engine
 reads (docs/engine-api.md, "Adding a rule", lists them all): play hooks (``legality``, ``special_play``,
 ``after_play``, ``candidates``, ``required_cards``, ``finish_verdict``), flow hooks
-(``leader``, ``deal_queue``, ``exchange_counts``, ``after_pass``, ``on_cut``, ``on_finish``),
+(``new_deal``, ``after_pass``, ``on_cut``, ``on_finish``),
 decision hooks (``judge_give``, ``on_give``), the ruleset hook (``settings``: ruleset values, and facts about the
 rule such as ``declinable``) and flags (``DECLARABLE``, ``SHAPE``, ``SUITS_MATTER``, …).
 ``Ruleset`` collects each hook of the rules switched on as ``(module, params)`` in registry order; the engine core

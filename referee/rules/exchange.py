@@ -2,6 +2,7 @@
 from typing import Final
 
 from ..cards import codes
+from ..flow_events import DealQueue, ExchangeCounts
 from ..state import Pending, replace
 from .base import Param, Rejection
 
@@ -39,14 +40,23 @@ def settings(params) -> dict:
     return {"breaks_ties": params["auto_ties"]}
 
 
-def deal_queue(st, queue, params) -> tuple:
+def new_deal(st, part, params):
+    """The exchange counts, then the gives they make at the start of the deal."""
+    if isinstance(part, ExchangeCounts):
+        return ExchangeCounts(part.places, counts_for(part.places, params))
+    if isinstance(part, DealQueue):
+        return DealQueue(part.pending + gives(st, params))
+    return part
+
+
+def gives(st, params) -> tuple:
     """The gives at the start of a deal: each lower player's strongest cards first, then the returns."""
     first, back = [], []
     kept = SPADE3 if params["keep_spade3"] else 0
     for low, high, n in pairs(st.previous_places, st.exchange_counts):
         first.append(Pending(low, "give", n, ID, to=high, strongest=True, withheld=kept))
         back.append(Pending(high, "give", n, ID, to=low))
-    return queue + tuple(first + back)
+    return tuple(first + back)
 
 
 def _is_return(q, giver, to) -> bool:
@@ -79,7 +89,7 @@ def judge_give(st, p, cards, params):
                      "(exchange.give_back: false): give back cards held before the exchange", ID)
 
 
-def exchange_counts(st, places, counts, params) -> tuple:
+def counts_for(places, params) -> tuple:
     """The cards exchanged in the next deal, by pair from the ends: (N, M), or by table size."""
     if params["by_size"]:
         half = len(places) // 2

@@ -1,6 +1,7 @@
 """カード要求 (exchange request, gekifugo): the top names ranks instead of receiving the strongest cards."""
 from typing import Final
 
+from ..flow_events import DealQueue
 from ..state import Pending
 
 ID: Final = "exchange_request"
@@ -12,9 +13,9 @@ SUMMARY = ("Instead of receiving the last player's strongest cards, the first pl
 PARAMS: dict = {}
 
 
-def deal_queue(st, queue, params) -> tuple:
+def new_deal(st, part, params):
     """The first give of the exchange's queue (the last player's strongest to the first) becomes a request."""
-    if not queue:
-        return queue
-    give = queue[0]
-    return (Pending(give.to, "request", give.count, ID, to=give.seat),) + queue[1:]
+    if not isinstance(part, DealQueue) or not part.pending:
+        return part
+    give = part.pending[0]
+    return DealQueue((Pending(give.to, "request", give.count, ID, to=give.seat),) + part.pending[1:])

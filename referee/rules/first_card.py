@@ -2,6 +2,7 @@
 from typing import Final
 
 from ..cards import code, parse
+from ..flow_events import Leader
 from ..view import PlayView
 from .base import Param, Rejection
 
@@ -20,12 +21,12 @@ def card(params) -> int:
     return parse(params["card"])
 
 
-def leader(st, first_deal: bool, params) -> int | None:
+def new_deal(st, part, params):
     """The holder of the card leads the first deal (with every_deal every deal), if anyone is known to hold it."""
-    if not (first_deal or params["every_deal"]):
-        return None
+    if not isinstance(part, Leader) or not (part.first_deal or params["every_deal"]):
+        return part
     c = card(params)
-    return next((p.seat for p in st.players if p.hand >> c & 1), None)
+    return Leader(part.first_deal, next((p.seat for p in st.players if p.hand >> c & 1), None))
 
 
 def settings(params) -> dict:

@@ -1,6 +1,7 @@
 """インフレーション (inflation, gekifugo): identical standings twice in a row grow the exchange by one card."""
 from typing import Final
 
+from ..flow_events import ExchangeCounts
 from .base import Param
 
 ID: Final = "inflation"
@@ -10,9 +11,10 @@ SUMMARY = ("If a deal's final ranking equals the previous deal's exactly, both e
 PARAMS = {"max_top": Param(5, "cap of N", lo=1, hi=8), "max_second": Param(4, "cap of M", lo=1, hi=8)}
 
 
-def exchange_counts(st, places, counts, params) -> tuple:
-    """The previous deal's counts grown by one when ``places`` repeat its standings, else ``counts`` (the base)."""
-    if not st.previous_places or places != st.previous_places:
-        return counts
-    return tuple(min(k + 1, params["max_top"] if i == 0 else params["max_second"])
-                 for i, k in enumerate(st.exchange_counts))
+def new_deal(st, part, params):
+    """The exchange counts: the previous deal's grown by one when the places of the deal just over repeat its
+    standings, else those worked out before (the base)."""
+    if not isinstance(part, ExchangeCounts) or not st.previous_places or part.places != st.previous_places:
+        return part
+    return ExchangeCounts(part.places, tuple(min(k + 1, params["max_top"] if i == 0 else params["max_second"])
+                                             for i, k in enumerate(st.exchange_counts)))

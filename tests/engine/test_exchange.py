@@ -152,14 +152,19 @@ def test_the_same_ranking_twice_grows_the_exchange():
 def test_inflation_resets_on_a_change_and_stops_at_its_caps():
     from types import SimpleNamespace
 
+    from referee.flow_events import ExchangeCounts
     from referee.rules import inflation
+
+    def counts(st, places, base):
+        return inflation.new_deal(st, ExchangeCounts(places, base), params).counts
+
     params = {"max_top": 5, "max_second": 4}
     grown, capped = (SimpleNamespace(previous_places=(1, 2, 3, 4), exchange_counts=c) for c in ((4, 3), (5, 4)))
-    assert inflation.exchange_counts(grown, (2, 1, 3, 4), (2, 1), params) == (2, 1)
-    assert inflation.exchange_counts(grown, (1, 2, 3, 4), (2, 1), params) == (5, 4)
-    assert inflation.exchange_counts(capped, (1, 2, 3, 4), (2, 1), params) == (5, 4)
+    assert counts(grown, (2, 1, 3, 4), (2, 1)) == (2, 1)
+    assert counts(grown, (1, 2, 3, 4), (2, 1)) == (5, 4)
+    assert counts(capped, (1, 2, 3, 4), (2, 1)) == (5, 4)
     first = SimpleNamespace(previous_places=(), exchange_counts=(4, 3))
-    assert inflation.exchange_counts(first, (1, 2, 3, 4), (2, 1), params) == (2, 1)
+    assert counts(first, (1, 2, 3, 4), (2, 1)) == (2, 1)
 
 
 def test_without_inflation_the_same_ranking_keeps_the_counts():
