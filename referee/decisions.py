@@ -10,6 +10,7 @@ from typing import Final
 
 from .cards import JOKERS_MASK, NORMAL_MASK, cards_of, codes, count, rank_mask, rank_name
 from .flow import forbidden_reason
+from .flow_events import Given, GiveProposed
 from .moves import Move
 from .play import not_held
 from .rules.base import Rejection
@@ -79,8 +80,9 @@ def _move_cards(st: State, p: Pending, cards: int, log):
         st = st.with_player(p.to, hand=st.hand(p.to) | cards)
         log.append({"kind": "give", "from": p.seat, "to": p.to, "cards": codes(cards), "rule": p.rule})
         st = copied(st, {"pending": st.pending[1:]})
-        for on_give, params in st.rules.received_hooks:  # a rule may remember what was given (exchange.give_back)
-            st = on_give(st, p, cards, params)
+        given = Given(p, cards)
+        for react, params in st.rules.received_hooks:  # a rule may remember what was given (exchange.give_back)
+            st = react(st, given, params)
         return st
     st = copied(st, {"discard": st.discard | cards})
     log.append({"kind": "discard", "seat": p.seat, "cards": codes(cards), "rule": p.rule})
@@ -180,8 +182,9 @@ def judge(st: State, mv: Move):
             assert head.rank is not None  # _rank_filter lets every card through otherwise
             return Rejection("not_allowed", f"only cards of rank {rank_name(head.rank)} may be handed over for "
                              "this request (exchange_request)", head.rule)
-        for judge_give, params in st.rules.give_hooks:
-            why = judge_give(st, head, mv.cards, params)
+        proposed = GiveProposed(head, mv.cards)
+        for react, params in st.rules.give_hooks:
+            why = react(st, proposed, params)
             if why is not None:
                 return why
         if mv.cards & head.withheld:

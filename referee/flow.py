@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
+from .flow_events import FIELD_CUT, PLACES_FINAL, Finished, Passed
 from .slots import TRICK, reset
 from .state import After, State, copied, new_tuple
 
@@ -122,9 +123,13 @@ def advance_after_play(st: State, player, skip, log):
 
 
 def ended_by_pass(st: State, idle: int, log):
-    """The state when a pass hook ends the deal on this pass (``idle`` counts it, pass_abort), else None."""
-    for after_pass, params in st.rules.pass_hooks:
-        ended = after_pass(st, idle, log, params)
+    """The state when a rule told of the pass ends the deal on it (``idle`` counts it, pass_abort), else None."""
+    hooks = st.rules.pass_hooks
+    if not hooks:
+        return None
+    passed = Passed(idle, log)
+    for react, params in hooks:
+        ended = react(st, passed, params)
         if ended is not None:
             return ended
     return None
@@ -191,11 +196,11 @@ def forbidden_reason(rules: Ruleset, view: PlayView, effects) -> str | None:
 
 def place_final(st: State, seat: int) -> bool:
     """Has ``seat`` its place for good? A place once given changes only by a rule that rewrites them all (its
-    ``places_final`` hook says until when: gekokujo); nothing played after can change it otherwise."""
+    ``react`` hook, asked PlacesFinal, says until when: gekokujo); nothing played after can change it otherwise."""
     if st.players[seat].place is None:
         return False
-    for final, params in st.rules.place_hooks:
-        if not final(st, params):
+    for react, params in st.rules.place_hooks:
+        if not react(st, PLACES_FINAL, params):
             return False
     return True
 
@@ -210,8 +215,9 @@ def finish(st: State, seat, forbidden, log):
     if forbidden:
         entry.update(rule="forbidden_finish", why=forbidden)
     log.append(entry)
-    for module, params in st.rules.on_finish_hooks:
-        st = module.on_finish(st, seat, place, log, params)
+    finished = Finished(seat, place, log)
+    for react, params in st.rules.on_finish_hooks:
+        st = react(st, finished, params)
         if st.phase == "deal_over":
             return st
     return end_if_over(st, log)
@@ -268,9 +274,9 @@ def resolve(st: State, log):
 
 
 def open_window(st: State):
-    """Right after a cut the ``on_cut`` hooks may offer seats a decision (cut back, 切り返し); ``turn`` names the
+    """Right after a cut the rules told of it may offer seats a decision (cut back, 切り返し); ``turn`` names the
     seat that leads if nobody takes it (it may lead at once, closing the window)."""
-    window = tuple(p for on_cut, params in st.rules.cut_hooks for p in on_cut(st, params))
+    window = tuple(p for react, params in st.rules.cut_hooks for p in react(st, FIELD_CUT, params))
     a = st.after
     assert a is not None
     st = copied(st, {"after": new_tuple(After, (a.seat, a.cut, a.skip, a.went_out, True, a.cards))})

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import InputError
+from .flow_events import FieldCut, Finished, Given, GiveProposed, Passed, PlacesFinal
 from .presets import PRESETS, SEATS, TITLES
 from .rules import DECLARABLE, DIRECTION_SLOTS, MODULES, ORDER_SLOTS, RULE_SLOTS, RULES, SEQUENCES, SHAPES, VIEW_SLOTS
 from .rules.base import flagged
@@ -46,6 +47,10 @@ class Ruleset:
             """(module, params) of every rule switched on that defines hook ``name``, in registry order."""
             return tuple((m, params[m.ID]) for m in on if hasattr(m, name))
 
+        def reacting(event: type) -> tuple:
+            """(react, params) of every rule switched on whose react hook is told ``event`` (REACTS_TO)."""
+            return tuple((m.react, p) for m, p in hooks("react") if event in m.REACTS_TO)
+
         def flag(name: str) -> bool:
             """Does a rule switched on set flag ``name``?"""
             return any(getattr(m, name, False) for m in on)
@@ -77,7 +82,7 @@ class Ruleset:
         self.special_hooks = tuple((m.ID, m.special_play, p) for m, p in hooks("special_play"))
         self.play_hooks = tuple((m.ID, m.after_play, p) for m, p in hooks("after_play"))
         self.finish_hooks = tuple((m.finish_verdict, p) for m, p in hooks("finish_verdict"))
-        self.place_hooks = tuple((m.places_final, p) for m, p in hooks("places_final"))
+        self.place_hooks = reacting(PlacesFinal)
         # the card sets listed on a field besides those that may beat it: those a special play may admit, and (a
         # rule whose special play joins the cards to the field's, JOINS_FIELD) those that are no play alone
         self.special_cand_hooks = tuple((m.candidates, p) for m, p in hooks("candidates")
@@ -85,8 +90,10 @@ class Ruleset:
         self.joined_cand_hooks = tuple((m.candidates, p) for m, p in hooks("candidates")
                                        if getattr(m, "JOINS_FIELD", False))
         self.required_hooks = hooks("required_cards")
-        self.on_finish_hooks = tuple(sorted(hooks("on_finish"), key=lambda mp: getattr(mp[0], "ON_FINISH_ORDER", 0)))
-        self.finishers = frozenset(m.ID for m, _ in self.on_finish_hooks)  # their events are the play's effects
+        finishing = sorted(((m, p) for m, p in hooks("react") if Finished in m.REACTS_TO),
+                           key=lambda mp: getattr(mp[0], "ON_FINISH_ORDER", 0))
+        self.on_finish_hooks = tuple((m.react, p) for m, p in finishing)
+        self.finishers = frozenset(m.ID for m, _ in finishing)  # their events are the play's effects
         self.flushes_on_finish = flag("FLUSHES_ON_FINISH")
         # (rule id, rank) of the rules a play may decline (settings: declinable), each with the rank whose plays
         # legal_moves lists also declined (DECLINE_RANK)
@@ -98,10 +105,10 @@ class Ruleset:
         self.first_play_trust = tuple(own["first_play_on_trust"] for own in said.values() if "first_play_on_trust" in own)
         self.lead_may_pass = flag("LEAD_MAY_PASS")
         self.deal_hooks = tuple((m.new_deal, p) for m, p in hooks("new_deal"))  # each part of a new deal in turn
-        self.give_hooks = tuple((m.judge_give, p) for m, p in hooks("judge_give"))  # asked of every give/discard
-        self.received_hooks = tuple((m.on_give, p) for m, p in hooks("on_give"))  # told of every give made
-        self.pass_hooks = tuple((m.after_pass, p) for m, p in hooks("after_pass"))  # asked on every pass
-        self.cut_hooks = tuple((m.on_cut, p) for m, p in hooks("on_cut"))
+        self.give_hooks = reacting(GiveProposed)  # asked of every give/discard
+        self.received_hooks = reacting(Given)  # told of every give made
+        self.pass_hooks = reacting(Passed)  # told of every pass
+        self.cut_hooks = reacting(FieldCut)
         self.passes_sit_out = flag("PASSES_SIT_OUT")
         self.tie_breakers = saying("breaks_ties")
         # the rules' declared state (every registered rule's, switched on or not: a slot keeps its place)

@@ -1,12 +1,12 @@
 """What every rule module shares: parameter specs and the context a hook receives.
 
 A rule module defines ``ID``, ``NAME_JA``, ``SUMMARY``, ``PARAMS`` and any of the hooks and flags the engine
-reads (docs/engine-api.md, "Adding a rule", lists them all): play hooks (``legality``, ``special_play``,
-``after_play``, ``candidates``, ``required_cards``, ``finish_verdict``), flow hooks
-(``new_deal``, ``after_pass``, ``on_cut``, ``on_finish``),
-decision hooks (``judge_give``, ``on_give``), the ruleset hook (``settings``: ruleset values, and facts about the
-rule such as ``declinable``) and flags (``DECLARABLE``, ``SHAPE``, ``SUITS_MATTER``, …).
-``Ruleset`` collects each hook of the rules switched on as ``(module, params)`` in registry order; the engine core
+reads (docs/adding-a-rule.md, "The hooks", lists them all): play hooks (``legality``, ``special_play``,
+``after_play``, ``finish_verdict``), listing hooks (``candidates``, ``required_cards``), the deal hook (``new_deal``),
+the flow hook (``react``, told the events of referee/flow_events.py its module lists in ``REACTS_TO``), the ruleset
+hook (``settings``: ruleset values, and facts about the rule such as ``declinable``), the presentation hook
+(``narrate``) and flags (``DECLARABLE``, ``SHAPE``, ``SUITS_MATTER``, …).
+``Ruleset`` collects each hook of the rules switched on with its params in registry order; the engine core
 calls them and never names a rule id. Play hooks return effects or rejections and never change state. A rule
 refers to other rules by a flag they set (``Ruleset.flagged``), not by their ids.
 """

@@ -2,6 +2,7 @@
 from typing import Final
 
 from ..cards import codes
+from ..flow_events import Finished
 from ..state import replace
 from .base import Param
 
@@ -11,18 +12,19 @@ SUMMARY = ("From the second deal: if a player other than the previous deal's top
            "is ranked last at once and its cards are discarded; the deal goes on without it.")
 PARAMS = {"trigger": Param("anyone", "who finishing first makes the top fall: anyone but the top (gekifugo), or "
                            "only the previous deal's bottom", choices=("anyone", "bottom"))}
+REACTS_TO = (Finished,)
 ON_FINISH_ORDER = 1
 
 
-def on_finish(st, seat, place, log, params):
+def react(st, event, params):
     """Someone other than the previous top went out first: the top falls to the last free place."""
-    top = fallen(st.previous_places, seat, params["trigger"]) if place == 1 else None
+    top = fallen(st.previous_places, event.seat, params["trigger"]) if event.place == 1 else None
     if top is None or not st.active(top):
         return st
     hand, unseen = st.hand(top), st.players[top].unknown
     last = st.free_places()[-1]
     st = st.with_player(top, hand=0, unknown=0, place=last)
-    log.append({"kind": "capital_fall", "seat": top, "place": last, "cards": codes(hand), "rule": ID})
+    event.log.append({"kind": "capital_fall", "seat": top, "place": last, "cards": codes(hand), "rule": ID})
     return replace(st, discard=st.discard | hand, finish_order=st.finish_order + (top,),
                    hidden_discards=st.hidden_discards + unseen)
 

@@ -10,6 +10,7 @@ the cutter's lead.
 from typing import Final
 
 from ..cards import JOKERS_MASK, count, deck
+from ..flow_events import FieldCut
 from ..state import Pending, State
 
 ID: Final = "cut_back"
@@ -20,9 +21,10 @@ SUMMARY = ("Right after a cut (8-cut, 6-cut, sandstorm), any other active player
 PARAMS: dict = {}
 DECLARABLE = True
 OPENS_CUT_BACK = True  # a cut back can be cut back in turn (as can the cuts of rules setting this flag)
+REACTS_TO = (FieldCut,)
 
 
-def on_cut(st: State, params) -> tuple:
+def react(st: State, event, params) -> tuple:
     """The window after a cut by a rule with ``OPENS_CUT_BACK``: a cut back offered to every seat that public
     facts do not rule out."""
     a = st.after

@@ -2,7 +2,7 @@
 from typing import Final
 
 from ..cards import codes
-from ..flow_events import DealQueue, ExchangeCounts
+from ..flow_events import DealQueue, ExchangeCounts, Given, GiveProposed
 from ..state import Pending, replace
 from .base import Param, Rejection
 
@@ -25,6 +25,7 @@ PARAMS = {"top": Param(2, "cards between first and last (N)", lo=0, hi=5),
           "give_back": Param(True, "the higher player may give back a card it has just received in this exchange; "
                              "false: it gives back only cards it held before, as if both gave at once")}
 SPADE3: Final = 1  # ♠3's bit (card 0)
+REACTS_TO = (GiveProposed, Given)
 
 
 def pairs(places, counts):
@@ -64,7 +65,15 @@ def _is_return(q, giver, to) -> bool:
     return q.rule == ID and q.action == "give" and not q.strongest and q.seat == to and q.to == giver
 
 
-def on_give(st, p, cards, params):
+def react(st, event, params):
+    """A give proposed (GiveProposed): why it may not include its cards, or None. A give made (Given): the state
+    after it."""
+    if isinstance(event, Given):
+        return withhold_returned(st, event.pending, event.cards, params)
+    return why_withheld(event.pending, event.cards)
+
+
+def withhold_returned(st, p, cards, params):
     """give_back: false: cards handed to a higher player (the strongest, or a request's answer) are withheld from its
     give back to the same seat, still waiting in the queue."""
     if params["give_back"]:
@@ -77,7 +86,7 @@ def on_give(st, p, cards, params):
     return st
 
 
-def judge_give(st, p, cards, params):
+def why_withheld(p, cards):
     """Why a give of this rule may not include ``cards`` (a card it withholds), or None."""
     kept = cards & p.withheld
     if p.rule != ID or not kept:

@@ -1,6 +1,7 @@
 """下剋上 (gekokujo, gekifugo): if the previous bottom finishes first, the deal ends with the standings upside down."""
 from typing import Final
 
+from ..flow_events import Finished, PlacesFinal
 from ..state import replace
 
 ID: Final = "gekokujo"
@@ -8,10 +9,19 @@ NAME_JA = "下剋上"
 SUMMARY = ("From the second deal: if the previous deal's last player finishes first, the deal ends at once and the "
            "final places are the previous deal's turned upside down (before capital fall).")
 PARAMS: dict = {}
+REACTS_TO = (Finished, PlacesFinal)
 ON_FINISH_ORDER = 0  # judged before capital fall: an upside-down deal has no fall
 
 
-def on_finish(st, seat, place, log, params):
+def react(st, event, params):
+    """Finished: the state after the finish (the places turned upside down, or not). PlacesFinal: are they
+    settled?"""
+    if isinstance(event, Finished):
+        return turned(st, event.seat, event.place, event.log)
+    return places_settled(st)
+
+
+def turned(st, seat, place, log):
     """The first player out was last in the previous deal: the deal ends with the places upside down."""
     places = upside_down(st.previous_places, seat) if place == 1 else None
     if places is None:
@@ -23,7 +33,7 @@ def on_finish(st, seat, place, log, params):
                    ended_by=ID)
 
 
-def places_final(st, params) -> bool:
+def places_settled(st) -> bool:
     """Are the places given so far final? Gekokujo rewrites every place, those given by forbidden finishes
     included, on the finish that takes place 1: until then, while the previous deal's last player may still
     take it, they are not."""

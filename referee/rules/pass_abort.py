@@ -2,6 +2,7 @@
 import random
 from typing import Final
 
+from ..flow_events import Passed
 from ..state import replace
 from .base import Param
 
@@ -11,11 +12,13 @@ SUMMARY = ("After `turns` passes in a row without a play (passes on an empty fie
            "the count), the deal ends at once and the unfinished players take the remaining places in a random "
            "order drawn from the game's seed.")
 PARAMS = {"turns": Param(20, "passes in a row that end the deal (UECda: 20)", lo=2, hi=200)}
+REACTS_TO = (Passed,)
 
 
-def after_pass(st, idle, log, params):
-    """``turns`` passes in a row (``idle``, this pass included): the deal ends; the unfinished players take the
-    remaining places in a seeded random order. None while the deal goes on."""
+def react(st, event, params):
+    """``turns`` passes in a row (``event.idle``, this pass included): the deal ends; the unfinished players take
+    the remaining places in a seeded random order. None while the deal goes on."""
+    idle, log = event.idle, event.log
     if idle < params["turns"]:
         return None
     rest = order(st.active_seats(), st.seed, st.deal, st.seq)
