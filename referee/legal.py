@@ -24,7 +24,7 @@ from .decisions import _allowed, strongest_split, window
 from .engine import close_window
 from .moves import NONE, Move, move_json
 from .memo import remember
-from .play import SEQUENCE_SET, Plan, joins_field, judge_on, redeclared
+from .play import SEQUENCE_SET, Plan, alias_holds, joins_field, judge_on, redeclared
 from .rules import ALIASES, DECLARABLE, SEQUENCES
 from .rules.base import Rejection
 from .shapes import Reading, beats, loose, readings
@@ -189,7 +189,7 @@ def _listed(table: Table, rules: Ruleset, seat: int, mask: int, left_after: int,
             if rules.declarations:
                 fired = sorted({e.rule for e in plan.effects} & DECLARABLE)
                 for alias, module in ALIASES.items():
-                    if module.ID in fired and module.alias_applies(table):
+                    if module.ID in fired and alias_holds(alias, table):
                         fired.append(alias)
                 keep = shape_decl + [d for d in fired if d not in shape_decl]
                 if plan.view.special and plan.view.special not in keep:

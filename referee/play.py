@@ -22,6 +22,7 @@ SEQUENCE_SET: Final = frozenset(SEQUENCES)
 # and catches an AttributeError inside.
 JOINING: Final = frozenset(rid for rid, m in RULES.items() if getattr(m, "JOINS_FIELD", False))
 ALIAS_OF: Final = {m.ID: alias for alias, m in ALIASES.items()}  # a rule's declaration alias, by its id
+ALIAS_WHILE: Final = {alias: m.ALIAS_WHILE for alias, m in ALIASES.items()}  # the Table value an alias needs
 # How far a rejected reading got: the furthest one explains the rejection best.
 PROGRESS: Final = {"invalid_cards": 0, "shape_mismatch": 1, "undeclared": 2, "too_weak": 3, "locked": 4,
             "must_include_first_card": 4}
@@ -50,11 +51,16 @@ def joins_field(special) -> bool:
     return special is not None and special in JOINING
 
 
+def alias_holds(alias: str, table: Table) -> bool:
+    """Does declaring ``alias`` declare its rule on ``table`` (the Table value its rule names holds)?"""
+    return bool(getattr(table, ALIAS_WHILE[alias]))
+
+
 def _declared(rule_id: str, declared: frozenset, table: Table) -> bool:
     if rule_id in declared:
         return True
     alias = ALIAS_OF.get(rule_id)
-    return alias is not None and alias in declared and ALIASES[alias].alias_applies(table)
+    return alias is not None and alias in declared and alias_holds(alias, table)
 
 
 def _fired(view: PlayView, rs: Ruleset) -> tuple[tuple, tuple]:
@@ -93,7 +99,7 @@ def _effects(view: PlayView, declared: frozenset, rs: Ruleset, voids: bool = Tru
         # revolution the declared shape may be the combined one, so it is not judged there.
         void = tuple(sorted(d for d in declared if (
             d not in fired and d not in SEQUENCE_SET and not (
-                d in ALIASES and ALIASES[d].ID in fired and ALIASES[d].alias_applies(view.table))) or (
+                d in ALIASES and ALIASES[d].ID in fired and alias_holds(d, view.table))) or (
             d in SEQUENCE_SET and d != view.reading.shape and not joins_field(view.special))))
     return kept, void
 

@@ -28,4 +28,5 @@ SHAPES = SEQUENCES = tuple(m.ID for m in SHAPE_MODULES)
 SHAPE_PRIORITY = {**{s: p for s, (p, _) in PLAIN_SHAPES.items()}, **{m.ID: m.PRIORITY for m in SHAPE_MODULES}}
 SHAPE_NAMES = {**{s: name for s, (_, name) in PLAIN_SHAPES.items()}, **{m.ID: m.LABEL for m in SHAPE_MODULES}}
 DECLARABLE = frozenset(m.ID for m in MODULES if getattr(m, "DECLARABLE", False))
-ALIASES = {m.ALIAS: m for m in MODULES if hasattr(m, "ALIAS")}  # declaration names that stand for a rule
+# declaration names that stand for a rule while a value of the Table (view.Table) holds (ALIAS_WHILE names it)
+ALIASES = {m.ALIAS: m for m in MODULES if hasattr(m, "ALIAS")}

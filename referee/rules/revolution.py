@@ -17,7 +17,8 @@ PARAMS = {"min_group": Param(4, "fewest cards for a revolution by a group", lo=2
           "by_stairs": Param(True, "sequences make a revolution too (false: groups only)")}
 DECLARABLE = True
 NEVER: Final = 99  # more cards than any play holds
-ALIAS = "counter_revolution"  # 革命返し: while a revolution holds, declaring it declares this rule
+ALIAS = "counter_revolution"  # 革命返し: declaring it declares this rule while ALIAS_WHILE holds
+ALIAS_WHILE = "revolution"  # the Table value that must hold: a revolution
 # fewest cards of any revolution from now on (raised by great_revolution / nuclear_bomb)
 REVOLUTION_MIN: Final = Slot("revolution_min", 0, DEAL, view=True, read=int)
 STATE = (REVOLUTION_MIN,)
@@ -36,11 +37,6 @@ class RaiseThreshold(Effect):
     def fold(self, res: Resolution) -> None:
         if self.threshold > res.get(REVOLUTION_MIN):
             res.put(REVOLUTION_MIN, self.threshold)
-
-
-def alias_applies(table) -> bool:
-    """Declaring counter_revolution declares this rule while a revolution holds (``table``: a Table)."""
-    return table.revolution
 
 
 def needed(shape: str, params) -> int:
