@@ -153,23 +153,14 @@ class Beat:
         return hi < f.hi if self.reversed else lo > f.lo
 
 
-def joined_candidates(st: State, possible: int) -> set[int]:
-    """Card sets that a special play joins to the field (alone they may be no play): the ``candidates`` hooks of
-    the rules with JOINS_FIELD."""
+def rule_sets(st: State, possible: int, hooks: tuple) -> set[int]:
+    """The card sets the rules' ``candidates`` ``hooks`` list on the field, of the cards ``possible``: those a special
+    play may admit without beating it (Ruleset.special_cand_hooks: only what beats the field is generated
+    otherwise), or those it joins to the field's cards (joined_cand_hooks: alone they may be no play)."""
     out: set[int] = set()
     if st.field is not None:
-        for hook, params in st.rules.joined_cand_hooks:
+        for hook, params in hooks:
             out |= hook(st.field.reading, possible, params)
-    return out
-
-
-def special_candidates(st: State, possible: int) -> set[int]:
-    """Card sets that a special play may admit on the field without beating it: the other rules' ``candidates``
-    hooks (only what beats the field is generated otherwise)."""
-    out: set[int] = set()
-    if st.field is not None:
-        for special_candidates, params in st.rules.special_cand_hooks:
-            out |= special_candidates(st.field.reading, possible, params)
     return out
 
 

@@ -17,7 +17,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Final, cast
 
 from .annotate import annotate, note_listed, nothing, play_annotation
-from .candidates import Beat, candidates, joined_candidates, possible_cards, special_candidates
+from .candidates import Beat, candidates, possible_cards, rule_sets
 
 from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, cards_of, codes, count
 from .decisions import _allowed, strongest_split, window
@@ -102,13 +102,13 @@ def _play_moves(st: State, seat: int, noted: bool = False):
     if st.field is None:
         beat = None
     else:
-        attach = joined_candidates(st, possible) if rules.joined_cand_hooks else NO_SETS
+        attach = rule_sets(st, possible, rules.joined_cand_hooks) if rules.joined_cand_hooks else NO_SETS
         beat = Beat(st)
     memo = rules.moves_memo
     required = table.required
     cands = candidates(possible, rules, swaps=not unknown, beat=beat)
     if beat is not None and (rules.special_cand_hooks or attach):
-        cands |= special_candidates(st, possible) | attach
+        cands |= rule_sets(st, possible, rules.special_cand_hooks) | attach
     out: list = []
     listed: tuple | None
     # the memo keys hold each card set as the object it is (compiled, an int read from the set is unboxed, and put
