@@ -20,20 +20,19 @@ SETTINGS: dict[str, Any] = {"compare": "shift", "min_stairs": 3, "jokers": 0, "s
                             "field_extra_shapes": frozenset(), "field_min_stairs": None}
 # What a rule's ``settings`` may say of the rule itself (true or false; false if it says nothing): the Ruleset keeps
 # the ids of the rules that say it. breaks_ties: the referee chooses among equally strong cards of the rule's
-# strongest-cards gives; declinable: a play may decline the rule's effect (decline: [its id]). And a label a rule's
-# settings may give: first_play_on_trust, what a table-mode play of the match's first play (while required_cards
-# is asked) by a seat whose hand is partly unknown is taken on trust for.
+# strongest-cards gives; declinable: a play may decline the rule's effect (decline: [its id]). Besides, a rule's
+# settings may give a label, first_play_on_trust: what a table-mode play of the match's first play (while
+# required_cards is asked) by a seat whose hand is partly unknown is taken on trust for.
 RULE_FACTS = ("breaks_ties", "declinable")
+
 
 class Ruleset:
     __slots__ = ("preset", "_params", "shapes", "sequences", "compare", "min_stairs", "declarations", "jokers",
-                 "field_shapes", "titles", "standin_effects", "owner_plays_on",
-                 "skip_round", "skip_wraps",
+                 "field_shapes", "titles", "standin_effects", "owner_plays_on", "skip_round", "skip_wraps",
                  "legality_hooks", "special_hooks", "play_hooks", "suit_hooks", "finish_hooks", "place_hooks",
-                 "special_cand_hooks", "required_hooks",
-                 "joined_cand_hooks", "decline_ranks", "declinable", "first_play_trust", "on_finish_hooks", "finishers",
-                 "deal_hooks", "give_hooks", "received_hooks", "tie_breakers", "pass_hooks",
-                 "cut_hooks", "suits_matter",
+                 "special_cand_hooks", "joined_cand_hooks", "required_hooks", "decline_ranks", "declinable",
+                 "first_play_trust", "on_finish_hooks", "finishers", "deal_hooks", "give_hooks", "received_hooks",
+                 "tie_breakers", "pass_hooks", "cut_hooks", "suits_matter",
                  "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key", "_hash", "memo", "moves_memo",
                  "effects_memo", "tables", "view_slots", "rule_slots", "view_defaults", "rule_defaults", "order_slots",
                  "direction_slots")
@@ -60,11 +59,7 @@ class Ruleset:
         for m, p in hooks("settings"):
             said[m.ID] = m.settings(p)
             settings.update(said[m.ID])
-
-        def saying(fact: str) -> frozenset:
-            """The ids of the rules whose settings say ``fact`` (RULE_FACTS)."""
-            return frozenset(rule_id for rule_id, own in said.items() if own.get(fact))
-
+        facts = {fact: frozenset(rule_id for rule_id, own in said.items() if own.get(fact)) for fact in RULE_FACTS}
         self.compare, self.min_stairs, self.jokers = settings["compare"], settings["min_stairs"], settings["jokers"]
         self.standin_effects, self.owner_plays_on = settings["standin_effects"], settings["owner_plays_on"]
         self.skip_round, self.skip_wraps = settings["skip_round"], settings["skip_wraps"]
@@ -97,8 +92,8 @@ class Ruleset:
         self.flushes_on_finish = flag("FLUSHES_ON_FINISH")
         # (rule id, rank) of the rules a play may decline (settings: declinable), each with the rank whose plays
         # legal_moves lists also declined (DECLINE_RANK)
-        declinable = saying("declinable")
-        self.decline_ranks = tuple((m.ID, m.DECLINE_RANK) for m in on if m.ID in declinable and hasattr(m, "DECLINE_RANK"))
+        self.decline_ranks = tuple((m.ID, m.DECLINE_RANK) for m in on
+                                   if m.ID in facts["declinable"] and hasattr(m, "DECLINE_RANK"))
         self.declinable = frozenset(rule_id for rule_id, _ in self.decline_ranks)  # what a play may decline
         self.suits_matter = flag("SUITS_MATTER")
         self.suit_hooks = tuple((m.after_play, p) for m, p in hooks("after_play") if getattr(m, "SUITS_MATTER", False))
@@ -110,7 +105,7 @@ class Ruleset:
         self.pass_hooks = reacting(Passed)  # told of every pass
         self.cut_hooks = reacting(FieldCut)
         self.passes_sit_out = flag("PASSES_SIT_OUT")
-        self.tie_breakers = saying("breaks_ties")
+        self.tie_breakers = facts["breaks_ties"]
         # the rules' declared state (every registered rule's, switched on or not: a slot keeps its place)
         self.view_slots, self.rule_slots = VIEW_SLOTS, RULE_SLOTS
         self.view_defaults, self.rule_defaults = defaults(VIEW_SLOTS), defaults(RULE_SLOTS)
