@@ -8,7 +8,7 @@ suits from rows of precomputed slots (``slots``).
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .cards import JOKERS_MASK, NORMAL_MASK, cards_of, count, deck
 from .rules import SHAPE_MODULES
@@ -153,7 +153,7 @@ class Beat:
         return hi < f.hi if self.reversed else lo > f.lo
 
 
-def rule_sets(st: State, possible: int, hooks: tuple) -> set[int]:
+def rule_sets(st: State, possible: int, hooks: tuple[tuple[Any, Any], ...]) -> set[int]:
     """The card sets the rules' ``candidates`` ``hooks`` list on the field, of the cards ``possible``: those a special
     play may admit without beating it (Ruleset.special_cand_hooks: only what beats the field is generated
     otherwise), or those it joins to the field's cards (joined_cand_hooks: alone they may be no play)."""

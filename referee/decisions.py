@@ -80,9 +80,8 @@ def _move_cards(st: State, p: Pending, cards: int, log):
         st = st.with_player(p.to, hand=st.hand(p.to) | cards)
         log.append({"kind": "give", "from": p.seat, "to": p.to, "cards": codes(cards), "rule": p.rule})
         st = copied(st, {"pending": st.pending[1:]})
-        given = Given(p, cards)
         for react, params in st.rules.received_hooks:  # a rule may remember what was given (exchange.give_back)
-            st = react(st, given, params)
+            st = react(st, Given(p, cards), params)
         return st
     st = copied(st, {"discard": st.discard | cards})
     log.append({"kind": "discard", "seat": p.seat, "cards": codes(cards), "rule": p.rule})
@@ -182,9 +181,8 @@ def judge(st: State, mv: Move):
             assert head.rank is not None  # _rank_filter lets every card through otherwise
             return Rejection("not_allowed", f"only cards of rank {rank_name(head.rank)} may be handed over for "
                              "this request (exchange_request)", head.rule)
-        proposed = GiveProposed(head, mv.cards)
         for react, params in st.rules.give_hooks:
-            why = react(st, proposed, params)
+            why = react(st, GiveProposed(head, mv.cards), params)
             if why is not None:
                 return why
         if mv.cards & head.withheld:

@@ -124,12 +124,8 @@ def advance_after_play(st: State, player, skip, log):
 
 def ended_by_pass(st: State, idle: int, log):
     """The state when a rule told of the pass ends the deal on it (``idle`` counts it, pass_abort), else None."""
-    hooks = st.rules.pass_hooks
-    if not hooks:
-        return None
-    passed = Passed(idle, log)
-    for react, params in hooks:
-        ended = react(st, passed, params)
+    for react, params in st.rules.pass_hooks:
+        ended = react(st, Passed(idle, log), params)
         if ended is not None:
             return ended
     return None
@@ -215,9 +211,8 @@ def finish(st: State, seat, forbidden, log):
     if forbidden:
         entry.update(rule="forbidden_finish", why=forbidden)
     log.append(entry)
-    finished = Finished(seat, place, log)
     for react, params in st.rules.on_finish_hooks:
-        st = react(st, finished, params)
+        st = react(st, Finished(seat, place, log), params)
         if st.phase == "deal_over":
             return st
     return end_if_over(st, log)

@@ -46,7 +46,7 @@ class Ruleset:
             """(module, params) of every rule switched on that defines hook ``name``, in registry order."""
             return tuple((m, params[m.ID]) for m in on if hasattr(m, name))
 
-        def reacting(event: type) -> tuple:
+        def reacting(event: type) -> tuple[tuple[Any, Any], ...]:
             """(react, params) of every rule switched on whose react hook is told ``event`` (REACTS_TO)."""
             return tuple((m.react, p) for m, p in hooks("react") if event in m.REACTS_TO)
 

@@ -16,7 +16,7 @@ REACTS_TO = (Finished,)
 ON_FINISH_ORDER = 1
 
 
-def react(st, event, params):
+def react(st, event: Finished, params):
     """Someone other than the previous top went out first: the top falls to the last free place."""
     top = fallen(st.previous_places, event.seat, params["trigger"]) if event.place == 1 else None
     if top is None or not st.active(top):

@@ -24,7 +24,7 @@ OPENS_CUT_BACK = True  # a cut back can be cut back in turn (as can the cuts of 
 REACTS_TO = (FieldCut,)
 
 
-def react(st: State, event, params) -> tuple:
+def react(st: State, event: FieldCut, params) -> tuple:
     """The window after a cut by a rule with ``OPENS_CUT_BACK``: a cut back offered to every seat that public
     facts do not rule out."""
     a = st.after

@@ -65,7 +65,7 @@ def _is_return(q, giver, to) -> bool:
     return q.rule == ID and q.action == "give" and not q.strongest and q.seat == to and q.to == giver
 
 
-def react(st, event, params):
+def react(st, event: GiveProposed | Given, params):
     """A give proposed (GiveProposed): why it may not include its cards, or None. A give made (Given): the state
     after it."""
     if isinstance(event, Given):

@@ -13,7 +13,7 @@ REACTS_TO = (Finished, PlacesFinal)
 ON_FINISH_ORDER = 0  # judged before capital fall: an upside-down deal has no fall
 
 
-def react(st, event, params):
+def react(st, event: Finished | PlacesFinal, params):
     """Finished: the state after the finish (the places turned upside down, or not). PlacesFinal: are they
     settled?"""
     if isinstance(event, Finished):

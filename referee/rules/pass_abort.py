@@ -15,7 +15,7 @@ PARAMS = {"turns": Param(20, "passes in a row that end the deal (UECda: 20)", lo
 REACTS_TO = (Passed,)
 
 
-def react(st, event, params):
+def react(st, event: Passed, params):
     """``turns`` passes in a row (``event.idle``, this pass included): the deal ends; the unfinished players take
     the remaining places in a seeded random order. None while the deal goes on."""
     idle, log = event.idle, event.log
