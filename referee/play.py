@@ -71,7 +71,11 @@ def _fired(view: PlayView, rs: Ruleset) -> tuple[tuple, tuple]:
     memo = rs.effects_memo
     fired = memo.get(view)
     if fired is None:
-        pairs = [(rule_id, e) for rule_id, hook, params in rs.play_hooks for e in hook(view, params)]
+        pairs = []
+        for rule_id, hook, params in rs.play_hooks:
+            effects = hook(view, params)
+            if effects:  # most hooks fire nothing on most plays
+                pairs.extend([(rule_id, e) for e in effects])
         if len(pairs) > 1:
             pairs.sort(key=_pair_order)
         fired = remember(memo, view, (tuple([e for _, e in pairs]), tuple([rule_id for rule_id, _ in pairs])),

@@ -15,6 +15,7 @@ state (``observer.facts``).
 """
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping
 from itertools import combinations
@@ -152,24 +153,28 @@ def pass_score(h: Hand) -> float:
     return 10.5 if h.count > 4 else 14.0
 
 
+# a lead pass when the seat holds a play: never chosen, since it only gives the lead away
+LEAD_PASS: Final = math.inf
+
+
 def _scored(t: Turn) -> list[tuple[float, int]]:
     """Every move of a turn with its score (lower is better) and its index; a lead pass is left out when there is
-    a play (it only gives the lead away)."""
+    a play."""
     h = Hand(t)
     leads = t.lead and any(m.action == "play" for m in t.moves)
     out = []
     for i in range(len(t.moves)):
         x = _move_score(t, i, h, leads)
-        if x is not None:
+        if x != LEAD_PASS:
             out.append((x, i))
     return out
 
 
-def _move_score(t: Turn, i: int, h: Hand, leads: bool) -> float | None:
-    """The score of a turn's i-th move, or None for a pass when it leads with a play at hand."""
+def _move_score(t: Turn, i: int, h: Hand, leads: bool) -> float:
+    """The score of a turn's i-th move (LEAD_PASS for a pass when it leads with a play at hand)."""
     m = t.moves[i]
     if m.action == "pass":
-        return None if leads else pass_score(h)
+        return LEAD_PASS if leads else pass_score(h)
     note = t.notes[i]
     assert note is not None  # every play is annotated
     return score(m.cards, note.kinds, note.forbidden_finish, bool(m.declare), bool(m.decline), h)
@@ -184,10 +189,10 @@ def best_play(t: Turn) -> int:
     """The index of the best move of a turn: ``ranking(t)``'s first (the first listed of the lowest score)."""
     h = Hand(t)
     leads = t.lead and any(m.action == "play" for m in t.moves)
-    best, least = -1, 0.0
+    best, least = 0, LEAD_PASS
     for i in range(len(t.moves)):
         x = _move_score(t, i, h, leads)
-        if x is not None and (best < 0 or x < least):
+        if x < least:
             best, least = i, x
     return best
 
