@@ -15,11 +15,10 @@ state (``observer.facts``).
 """
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Mapping
 from itertools import combinations
-from math import comb
+from math import comb, inf
 from typing import Any, Final
 
 from referee import instantiate
@@ -154,7 +153,7 @@ def pass_score(h: Hand) -> float:
 
 
 # a lead pass when the seat holds a play: never chosen, since it only gives the lead away
-LEAD_PASS: Final = math.inf
+LEAD_PASS: Final = inf
 
 
 def _scored(t: Turn) -> list[tuple[float, int]]:
