@@ -11,9 +11,10 @@ import time
 import requests
 
 from referee import instantiate
+from tests.procs import free_port, wait_until
 
 from . import test_faults
-from .test_faults import ROOT, api_with_bot, bot_jobs_applied_once, free_port, wait_for
+from .test_faults import ROOT, api_with_bot, bot_jobs_applied_once
 
 fault_env = test_faults.fault_env  # real processes on the suite's Redis, SIGKILLed at the end
 
@@ -67,12 +68,12 @@ def test_a_silent_bot_is_played_by_the_fallback_then_marked_away_then_played_at_
     game = _new_game(base, bot, bot_budget_ms=300, bot_away_after=2)
     first = _player(base, game, 0)
     assert first["bot"] == bot["seat"] and isinstance(first["away"], bool) and isinstance(first["missed"], int)
-    wait_for("the remote seat's third fallback move", lambda: len(_moves_of(base, game, 0)) >= 3, timeout=60)
+    wait_until(lambda: len(_moves_of(base, game, 0)) >= 3, 60, "the remote seat's third fallback move")
     moves = _moves_of(base, game, 0)
     assert [m.get("fallback") for m in moves[:3]] == ["timeout", "timeout", "away"]
     player = _player(base, game, 0)
     assert player["away"] is True and player["missed"] >= 3
-    wait_for("the deal to end with the remote seat played by the fallback", lambda: _over(base, game), timeout=60)
+    wait_until(lambda: _over(base, game), 60, "the deal to end with the remote seat played by the fallback")
     assert all(m.get("fallback") in ("timeout", "away") for m in _moves_of(base, game, 0))
     _fits("State", requests.get(f"{base}/v1/games/{game['game_id']}", headers=_auth(game["table_token"])).json())
     for event in _events(base, game):
@@ -84,8 +85,7 @@ def test_the_fallback_passes_where_it_may_and_plays_greedy_where_it_must(fault_e
     hands = [["D3", "S9"], ["S4", "H5", "S7"], ["S5", "HT", "S8"], ["SK", "C4", "H8"]]
     may_pass = _new_game(base, bot, preset="uecda", hands=hands, bot_budget_ms=200, bot_away_after=0)
     must_play = _new_game(base, bot, preset="nanko", hands=hands, bot_budget_ms=200, bot_away_after=0)
-    wait_for("the remote seat's first moves", lambda: _moves_of(base, may_pass, 0) and _moves_of(base, must_play, 0),
-             timeout=60)
+    wait_until(lambda: _moves_of(base, may_pass, 0) and _moves_of(base, must_play, 0), 60, "the remote seat's first moves")
     passed, played = _moves_of(base, may_pass, 0)[0], _moves_of(base, must_play, 0)[0]
     # the remote seat holds the 3 of diamonds and leads: uecda lets a leader pass, nanko does not
     assert passed["move"]["action"] == "pass" and passed["fallback"] == "timeout", passed
@@ -96,26 +96,24 @@ def test_the_fallback_passes_where_it_may_and_plays_greedy_where_it_must(fault_e
 def test_a_bot_that_opens_its_stream_is_back_and_answers_itself(fault_env):
     settings, procs, base, bot = _setup(fault_env)
     game = _new_game(base, bot, seed=8, bot_budget_ms=1500, bot_away_after=1)
-    wait_for("the remote seat to be marked away", lambda: _player(base, game, 0)["away"], timeout=60)
+    wait_until(lambda: _player(base, game, 0)["away"], 60, "the remote seat to be marked away")
     played = len(_moves_of(base, game, 0))
     _bot_process(procs, base, bot, "bot")
     # its stream brought it back: its turns wait for its answers again, and it answers them itself
-    wait_for("a move the bot made itself",
-             lambda: any("fallback" not in m for m in _moves_of(base, game, 0)[played:]), timeout=60)
+    wait_until(lambda: any("fallback" not in m for m in _moves_of(base, game, 0)[played:]), 60, "a move the bot made itself")
 
 
 def test_a_late_post_brings_an_away_bot_back(fault_env):
     settings, procs, base, bot = _setup(fault_env)
     game = _new_game(base, bot, seed=8, bot_budget_ms=300, bot_away_after=1)
-    wait_for("the remote seat to be marked away", lambda: _player(base, game, 0)["away"], timeout=60)
+    wait_until(lambda: _player(base, game, 0)["away"], 60, "the remote seat to be marked away")
     seq = _seq(base, game)
     r = requests.post(f"{base}/v1/games/{game['game_id']}/moves", headers=_auth(bot["bot_token"]), timeout=10,
                       json={"seat": 0, "action": "pass", "expected_seq": 0})
     assert r.status_code == 409 and r.json()["error"]["code"] == "stale_seq", r.text
     # away, every fallback says "away"; back, its next missed turn waits for the budget again: "timeout"
-    wait_for("a fallback for a missed turn after the late post",
-             lambda: any(m["seq"] > seq and m.get("fallback") == "timeout" for m in _moves_of(base, game, 0)),
-             timeout=60)
+    wait_until(lambda: any(m["seq"] > seq and m.get("fallback") == "timeout" for m in _moves_of(base, game, 0)), 60,
+               "a fallback for a missed turn after the late post")
 
 
 def test_a_late_answer_racing_the_fallback_is_applied_at_most_once(fault_env):
@@ -124,8 +122,7 @@ def test_a_late_answer_racing_the_fallback_is_applied_at_most_once(fault_env):
     gid, token = game["game_id"], bot["bot_token"]
     outcomes = []
     for offset_ms in (-40, -10, 0, 10, 30, 60):
-        turn = wait_for("the bot's turn or the deal's end",
-                        lambda: _owed_turn(base, token, gid) or (_over(base, game) and "over"), timeout=60)
+        turn = wait_until(lambda: _owed_turn(base, token, gid) or (_over(base, game) and "over"), 60, "the bot's turn or the deal's end")
         if turn == "over":
             break
         seq, left = turn["seq"], turn["time_left_ms"]
@@ -133,7 +130,7 @@ def test_a_late_answer_racing_the_fallback_is_applied_at_most_once(fault_env):
         move = dict(instantiate(turn["legal_moves"]["moves"][0]), expected_seq=seq)
         time.sleep(max(0.0, (left + offset_ms) / 1000))  # aim at the deadline: the answer races the fallback
         answers = _race(base, gid, token, move, copies=3)
-        wait_for("the seq to move past the turn", lambda: _seq(base, game) > seq, timeout=30)
+        wait_until(lambda: _seq(base, game) > seq, 30, "the seq to move past the turn")
         event = next(e for e in _events(base, game) if e["seq"] == seq + 1)
         won = [a for a in answers if a[0] == 200]
         assert len(won) <= 1, answers
@@ -146,7 +143,7 @@ def test_a_late_answer_racing_the_fallback_is_applied_at_most_once(fault_env):
         outcomes.append(bool(won))
         assert sum(1 for e in _events(base, game) if e["seq"] == seq + 1) == 1
     assert outcomes, "the bot never owed a turn"
-    wait_for("the deal to end (nothing moves any more)", lambda: _over(base, game), timeout=60)
+    wait_until(lambda: _over(base, game), 60, "the deal to end (nothing moves any more)")
     # the worker seats' moves and the fallbacks played for seat 0
     bot_jobs_applied_once(settings, gid, _events(base, game), {1, 2, 3}, by_job=lambda e: bool(e.get("fallback")))
 
@@ -158,11 +155,11 @@ def test_a_deadline_survives_the_worker_being_down_and_the_deadline_index_being_
     from service.redis_conn import connect
 
     r = connect(settings.redis_url)
-    wait_for("the deadline to be recorded", lambda: r.zscore(f"{settings.key_prefix}:bot-deadlines", game["game_id"]))
+    wait_until(lambda: r.zscore(f"{settings.key_prefix}:bot-deadlines", game["game_id"]), 40, "the deadline to be recorded")
     r.delete(f"{settings.key_prefix}:bot-deadlines")  # as if the API died before telling the keepers
     assert _moves_of(base, game, 0) == [], "no worker: nothing plays the turn"
     procs.worker("late-worker")
-    wait_for("the reaper to play the owed turn by the fallback", lambda: _moves_of(base, game, 0), timeout=60)
+    wait_until(lambda: _moves_of(base, game, 0), 60, "the reaper to play the owed turn by the fallback")
     assert _moves_of(base, game, 0)[0]["fallback"] == "timeout"
 
 
@@ -281,7 +278,7 @@ def test_the_api_killed_between_the_append_and_the_deadline_loses_no_turn(fault_
     from service.redis_conn import connect
     from service.scheduler import job_id
 
-    from .test_faults import children
+    from tests.procs import children
 
     settings, procs = fault_env
     port = free_port()
@@ -306,7 +303,7 @@ def test_the_api_killed_between_the_append_and_the_deadline_loses_no_turn(fault_
 
     sender = threading.Thread(target=move, daemon=True)
     sender.start()
-    wait_for("the move to be appended", lambda: games.hget(meta, "seq") == "1")
+    wait_until(lambda: games.hget(meta, "seq") == "1", 40, "the move to be appended")
     assert games.hget(meta, "owed") == "1" and games.hget(meta, "deadline"), "the turn and its deadline are stored"
     for pid in children(api.pid):
         os.kill(pid, signal.SIGKILL)
@@ -316,10 +313,10 @@ def test_the_api_killed_between_the_append_and_the_deadline_loses_no_turn(fault_
     assert games.zscore(f"{settings.key_prefix}:bot-deadlines", gid) is None, "no keeper heard of the deadline"
     procs.api("api-2", port)
     procs.worker("worker")
-    wait_for("the reaper to have the fallback play the turn", lambda: _moves_of(base, game, 1), timeout=60)
+    wait_until(lambda: _moves_of(base, game, 1), 60, "the reaper to have the fallback play the turn")
     assert [m.get("fallback") for m in _moves_of(base, game, 1)][:1] == ["timeout"]
     raw = connect(settings.redis_url, decode=False)
-    result = wait_for("the fallback job's result", lambda: Job.fetch(job_id(gid, 1, 1), connection=raw).return_value())
+    result = wait_until(lambda: Job.fetch(job_id(gid, 1, 1), connection=raw).return_value(), 40, "the fallback job's result")
     assert result["status"] == "applied" and result["fallback"] == "timeout", "the reaper enqueued its one job"
 
 

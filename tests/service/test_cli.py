@@ -9,13 +9,9 @@ import time
 
 import requests
 
+from tests.procs import free_port, wait_until
+
 from .helpers import hands
-
-
-def _port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _env(**extra):
@@ -25,7 +21,7 @@ def _env(**extra):
 
 
 def _serve(env, *args):
-    port = _port()
+    port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port), *args], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
@@ -51,13 +47,12 @@ def _stop(proc, sig=signal.SIGTERM):
 
 def _wait_deal_over(base, game, timeout=60):
     auth = {"Authorization": f"Bearer {game['table_token']}"}
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+
+    def over():
         state = requests.get(f"{base}/v1/games/{game['game_id']}", headers=auth, timeout=5).json()
-        if state["phase"] == "deal_over":
-            return state
-        time.sleep(0.2)
-    raise AssertionError("bots did not finish the deal")
+        return state if state["phase"] == "deal_over" else None
+
+    return wait_until(over, timeout, "the bots to finish the deal", every=0.2)
 
 
 def test_serve_with_redis_url_plays_bots_and_stops_on_sigterm(settings):

@@ -6,12 +6,10 @@ from __future__ import annotations
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -24,6 +22,7 @@ from api.app import create_app
 from service.redis_conn import connect
 from service.scheduler import job_id
 from service.settings import Settings
+from tests.procs import children, free_port, wait_until
 from tests.redis_support import cleanup
 
 from .helpers import Client
@@ -35,21 +34,6 @@ SMALL_DEAL = [["D3", "S4", "S6"], ["S5", "H5", "S7"], ["S9", "HT", "S8"], ["SK",
 ONE_HUMAN_CARD = [["D3"], ["S5", "H5", "S7"], ["S9", "HT", "S8"], ["SK", "C4", "H8"]]
 
 
-def wait_for(what: str, cond, timeout: float = 40.0, step: float = 0.05):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = cond()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
-        time.sleep(step)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def api_with_bot(fault_env, prefix: str, worker: bool = True, **worker_env):
@@ -102,7 +86,7 @@ class Processes:
             except requests.RequestException:
                 return False
 
-        wait_for(f"{name} to answer", healthy, timeout=40)
+        wait_until(healthy, 40, f"{name} to answer")
         return proc
 
     def logs(self) -> str:
@@ -114,10 +98,6 @@ class Processes:
                 proc.kill()
             proc.wait(timeout=20)
 
-
-def children(pid: int) -> list[int]:
-    text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
-    return [int(p) for p in text.split()]
 
 
 @pytest.fixture
@@ -158,7 +138,7 @@ def test_a_worker_killed_mid_job_loses_no_bot_turn(fault_env):
         assert r.status_code == 201, r.json
         gid, table = r.json["game_id"], r.json["table_token"]
         first = job_id(gid, 0)
-        wait_for("worker-1 to start the first bot turn", lambda: first in started.get_job_ids(cleanup=False))
+        wait_until(lambda: first in started.get_job_ids(cleanup=False), 40, "worker-1 to start the first bot turn")
         slow.send_signal(signal.SIGKILL)
         slow.wait(timeout=10)
         assert client.state(gid, table)[1] == 0, "the killed job applied nothing"
@@ -168,7 +148,7 @@ def test_a_worker_killed_mid_job_loses_no_bot_turn(fault_env):
             state, _ = client.state(gid, table)
             return state["phase"] == "deal_over"
 
-        wait_for("the deal to end after worker-2 took over", over, timeout=45, step=0.2)
+        wait_until(over, 45, "the deal to end after worker-2 took over", every=0.2)
         events = client.get(f"/v1/games/{gid}/events", table).json["events"]
         assert [e["seq"] for e in events] == list(range(len(events)))
         assert Job.fetch(job_id(gid, 0, 1), connection=raw).get_status() == "finished", "the turn was retried"
@@ -203,7 +183,7 @@ def test_the_api_killed_between_append_and_enqueue_loses_no_bot_turn(fault_env):
 
         sender = threading.Thread(target=move, daemon=True)
         sender.start()
-        wait_for("the move to be appended", lambda: games.hget(meta, "seq") == "1")
+        wait_until(lambda: games.hget(meta, "seq") == "1", 40, "the move to be appended")
         assert games.hget(meta, "owed") == "1", "the bot turn is owed in the game's meta"
         for pid in children(api.pid):
             os.kill(pid, signal.SIGKILL)
@@ -220,7 +200,7 @@ def test_the_api_killed_between_append_and_enqueue_loses_no_bot_turn(fault_env):
         def over():
             return requests.get(f"{base}/v1/games/{gid}", headers=auth, timeout=10).json()["phase"] == "deal_over"
 
-        wait_for("the deal to end after the restart", over, timeout=45, step=0.2)
+        wait_until(over, 45, "the deal to end after the restart", every=0.2)
         events = requests.get(f"{base}/v1/games/{gid}/events", headers=auth, timeout=10).json()["events"]
         assert [e["seq"] for e in events] == list(range(len(events)))
         assert [e["seq"] for e in events if e["type"] == "move" and e["move"]["seat"] == 0] == [1]

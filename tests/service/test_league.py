@@ -10,7 +10,9 @@ import sys
 import requests
 
 from . import test_faults
-from .test_faults import ROOT, api_with_bot, wait_for
+from tests.procs import wait_until
+
+from .test_faults import ROOT, api_with_bot
 
 fault_env = test_faults.fault_env  # real processes on the suite's Redis, SIGKILLed at the end
 
@@ -53,7 +55,7 @@ def test_a_league_seats_a_registered_bot_next_to_the_built_in_bots(fault_env):
                      if b["name"] == name)
         return found if found["deals"] == DEALS else None
 
-    mine = wait_for("the bot's results on the server", listed, timeout=30)
+    mine = wait_until(listed, 30, "the bot's results on the server")
     assert {r["game_id"] for r in mine["recent"]} == set(last["games"])
     assert sorted((r["game_id"], r["deal"]) for r in mine["recent"]) == \
         sorted([(last["games"][0], 1), (last["games"][0], 2), (last["games"][1], 1)])
@@ -87,8 +89,7 @@ def test_a_league_interrupted_deletes_its_unfinished_games(fault_env):
                                "--parallel", "2", "--no-progress"], cwd=str(ROOT), env=procs.env,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        games = wait_for("both matches' games", lambda: len(accounts.games(name)) == 2 and accounts.games(name),
-                         timeout=60)
+        games = wait_until(lambda: len(accounts.games(name)) == 2 and accounts.games(name), 60, "both matches' games")
         league.send_signal(signal.SIGINT)  # the bot never plays: both deals wait for it
         _, err = league.communicate(timeout=60)
     finally:

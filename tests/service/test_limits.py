@@ -5,10 +5,8 @@ import json
 import os
 import queue
 import secrets
-import socket
 import subprocess
 import threading
-import time
 
 import pytest
 import redis
@@ -17,6 +15,7 @@ import requests
 from api.app import create_app
 from referee import instantiate
 from service.settings import Settings
+from tests.procs import free_port, wait_until
 
 from .helpers import Client
 
@@ -136,21 +135,6 @@ def test_open_streams_are_capped_per_process(settings):
 
 
 # --- a real gunicorn: open streams do not starve other requests ---------------------------------------------
-def _port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait(cond, timeout, what):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if cond():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"{what} within {timeout} s")
-
-
 @pytest.fixture
 def gunicorn(settings):
     from service.supervisor import Supervisor
@@ -165,7 +149,7 @@ def gunicorn(settings):
         for k, v in saved.items():
             os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)
     sup.env.update(env)
-    port = _port()
+    port = free_port()
     sup.start_gunicorn("127.0.0.1", port, workers=1, access_log=False)
     base = f"http://127.0.0.1:{port}"
 
@@ -176,7 +160,7 @@ def gunicorn(settings):
             return False
 
     try:
-        _wait(healthy, 30, "gunicorn is not healthy")
+        wait_until(healthy, 30, "gunicorn to be healthy")
         yield base
     finally:
         sup.stop()
@@ -221,8 +205,8 @@ def test_open_streams_leave_threads_for_other_requests(gunicorn):
         for s in streams:
             s.close()
     # closed streams free their slots
-    _wait(lambda: requests.get(url.replace("wait=120", "wait=0"), headers=auth, timeout=10).status_code == 200, 60,
-          "a stream slot was not freed")
+    wait_until(lambda: requests.get(url.replace("wait=120", "wait=0"), headers=auth, timeout=10).status_code == 200, 60,
+               "a stream slot to be freed")
 
 
 def test_threads_are_budgeted_around_the_stream_cap():

@@ -6,7 +6,9 @@ from __future__ import annotations
 import requests
 
 from . import test_faults
-from .test_faults import ROOT, api_with_bot, free_port, wait_for
+from tests.procs import free_port, wait_until
+
+from .test_faults import ROOT, api_with_bot
 
 fault_env = test_faults.fault_env  # real processes on the suite's Redis, SIGKILLed at the end
 
@@ -47,7 +49,7 @@ def test_a_bot_process_plays_whole_games_through_its_stream(fault_env):
     games = [(_new_game(base, bot, seat, seed), seat) for seat, seed in [(0, 11), (2, 12)]]
     _bot(procs, base, bot, "bot")
     for game, seat in games:
-        wait_for("the game to finish", lambda: _legal(base, game)["actors"] == [], timeout=120)
+        wait_until(lambda: _legal(base, game)["actors"] == [], 120, "the game to finish")
         assert _moves_by(base, game, seat) > 0  # the registered bot played its seat
 
 
@@ -55,17 +57,16 @@ def test_a_bot_killed_mid_game_gets_its_owed_turn_again_and_finishes(fault_env):
     procs, base, bot = _setup(fault_env)
     game = _new_game(base, bot, 1, 21)
     first = _bot(procs, base, bot, "bot-1")
-    wait_for("the bot's first moves", lambda: _moves_by(base, game, 1) >= 2, timeout=120)
+    wait_until(lambda: _moves_by(base, game, 1) >= 2, 120, "the bot's first moves")
     first.kill()
     first.wait(timeout=20)
     # the workers play on up to the bot's seat, then the turn waits for the bot
-    wait_for("the bot's turn to be owed", lambda: 1 in _legal(base, game)["actors"] or _legal(base, game)["actors"] == [],
-             timeout=60)
+    wait_until(lambda: 1 in _legal(base, game)["actors"] or _legal(base, game)["actors"] == [], 60, "the bot's turn to be owed")
     owed = _legal(base, game)
     assert 1 in owed["actors"], "the deal ended while the bot was down"
     played = _moves_by(base, game, 1)
     _bot(procs, base, bot, "bot-2")
-    wait_for("the game to finish", lambda: _legal(base, game)["actors"] == [], timeout=120)
+    wait_until(lambda: _legal(base, game)["actors"] == [], 120, "the game to finish")
     assert _moves_by(base, game, 1) > played  # the restarted bot answered the turn owed while it was down
 
 

@@ -33,10 +33,12 @@ def create(page, preset, seed):
     return re.search(r"game=([0-9a-f]+)&token=([^&]+)", page.url).groups()
 
 
-def play(page, my_moves=None, pick=lambda n: 0):
+def play(page, my_moves=None, pick=lambda n: 0, budget_s=120):
     """Play the seat by clicking options (pass when none) for my_moves turns, or to the end of the deal."""
     done = 0
+    deadline = time.monotonic() + budget_s
     while (my_moves is None or done < my_moves) and page.get_attribute("body", "data-phase") != "deal_over":
+        assert time.monotonic() < deadline, "the deal did not move on in time"
         if not page.locator("#hand-panel.myturn").count():
             time.sleep(0.1)
             continue
@@ -77,7 +79,7 @@ def main() -> None:
             gid, token = create(desk, "gekifugo", 12)
             play(desk, 6, pick=lambda n: n // 2)
             wait_my_play(desk)
-            time.sleep(2.5)  # let the banners pass
+            desk.wait_for_selector("#banner", state="hidden")
             desk.screenshot(path=str(OUT / "table.png"))
             phone = browser.new_context(base_url=live.base, **PHONE).new_page()
             phone.goto(f"/#table&game={gid}&token={token}")
@@ -85,14 +87,14 @@ def main() -> None:
             phone.click("#lang")
             phone.wait_for_function("() => document.querySelector('#pass').textContent === 'パス'")
             wait_my_play(phone)
-            time.sleep(0.5)
+            phone.wait_for_selector("#banner", state="hidden")
             phone.screenshot(path=str(OUT / "phone.png"))
             # a deal to its end: the result screen
             r_gid, r_token = create(desk, "nanko", 7)
             play(desk)
             desk.wait_for_selector("#result-screen:not([hidden])")
             desk.wait_for_function("() => document.querySelectorAll('#result-standings tr').length > 1")
-            time.sleep(2.5)
+            desk.wait_for_selector("#banner", state="hidden")
             desk.screenshot(path=str(OUT / "result.png"))
             desk.goto(f"/#replay&game={gid}&token={token}")
             desk.wait_for_selector("#rp-felt .seat")
