@@ -99,32 +99,31 @@ def new_game(preset="uecda", rules=None, players=None, seed=None, hands=None, ta
     return st, [event]
 
 
+def _asked(st, part, settled=None):
+    """``part`` of a new deal as the ``new_deal`` hooks answer it, in registry order (until ``settled(part)``)."""
+    for new_deal, params in st.rules.deal_hooks:
+        part = new_deal(st, part, params)
+        if settled is not None and settled(part):
+            break
+    return part
+
+
 def exchange_counts(st, places) -> tuple:
     """The exchange counts of the deal after ``st``, whose places are ``places``: the ``new_deal`` hooks'
     ExchangeCounts."""
-    part = ExchangeCounts(places, (0, 0))
-    for new_deal, params in st.rules.deal_hooks:
-        part = new_deal(st, part, params)
-    return part.counts
+    return _asked(st, ExchangeCounts(places, (0, 0))).counts
 
 
 def exchange_queue(st) -> tuple:
     """The pending gives (and requests) of the exchange at the start of a deal: the ``new_deal`` hooks'
     DealQueue."""
-    part = DealQueue(())
-    for new_deal, params in st.rules.deal_hooks:
-        part = new_deal(st, part, params)
-    return part.pending
+    return _asked(st, DealQueue(())).pending
 
 
 def _leader(st, first_deal: bool, default: int) -> int:
     """The seat the first ``new_deal`` hook to name one names to lead the deal (first_card), else ``default``."""
-    part = Leader(first_deal)
-    for new_deal, params in st.rules.deal_hooks:
-        part = new_deal(st, part, params)
-        if part.seat is not None:
-            return part.seat
-    return default
+    seat = _asked(st, Leader(first_deal), lambda part: part.seat is not None).seat
+    return default if seat is None else seat
 
 
 def start_play(st, log):
