@@ -42,10 +42,11 @@ class Table:
     _hash: int
 
     def __init__(self, field: Reading | None, revolution: bool, slots: tuple, second_play: bool,
-                 required: int, standin_effects: bool = True, order_turned: bool = False) -> None:
+                 required: int, standin_effects: bool, order_slots: tuple[Slot, ...]) -> None:
+        """``order_slots``: the ruleset's slots that turn the order (Ruleset.order_slots), read from ``slots``."""
         self.field, self.revolution, self.slots = field, revolution, slots
         self.second_play, self.required, self.standin_effects = second_play, required, standin_effects
-        self.reversed = revolution != order_turned
+        self.reversed = revolution != order_turned(order_slots, slots)
         self._hash = hash(self.values())
 
     def values(self) -> tuple:
@@ -90,7 +91,7 @@ def table_of(st: State, seat: int) -> Table:
     table = tables.get(values)
     if table is None:
         table = remember(tables, values, Table(field, st.revolution, st.view_slots, second, required, standin,
-                                               order_turned(rules.order_slots, st.view_slots)),
+                                               rules.order_slots),
                          TABLES_SIZE, live_tables)
     return table
 
