@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 import referee as engine
 from service.errors import ApiError
 from service.games import GameService
+from service.hooks import hooks_for
 from service.redis_conn import STORAGE_DOWN, connect, connect_store, embedded_url, start_embedded
 from service.scheduler import BotScheduler
 from service.settings import Settings
@@ -41,7 +42,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     store = GameStore.from_settings(connect_store(settings, url), settings)
     queue_conn = connect(url, decode=False)
     scheduler = BotScheduler(queue_conn, settings.queue_name, settings.key_prefix)
-    app.extensions["referee.service"] = GameService(store, scheduler, fault_pause_s=settings.fault_pause_after_append_s,
+    app.extensions["referee.service"] = GameService(store, scheduler, hooks=hooks_for(settings.fault_pause_after_append_s),
                                                     max_name_chars=settings.max_name_chars,
                                                     max_record_chars=settings.max_record_chars,
                                                     bots_busy_wait_s=settings.bots_busy_wait_s, settings=settings)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 import random
+import uuid
 from typing import Callable
 
 from .client import Referee
@@ -49,13 +50,24 @@ def run_bot(token: str, policy: Policy = first_legal, base_url: str = "http://12
             log.exception("policy failed on %s; playing the first legal move", turn.id)
             move = first_legal(turn)
         try:
-            judged = ref.move(turn.game_id, token, move, expected_seq=turn.seq, idempotency_key=f"turn-{turn.id}")
+            judged = _send(ref, token, turn, move, f"turn-{turn.id}")
             if not judged.verdict.legal:
                 log.warning("%s: %s; playing the first legal move", turn.id, judged.verdict.message)
-                ref.move(turn.game_id, token, first_legal(turn), expected_seq=turn.seq,
-                         idempotency_key=f"turn-{turn.id}-fallback")
+                _send(ref, token, turn, first_legal(turn), f"turn-{turn.id}-fallback")
         except RefereeError as exc:
             if exc.code not in ("stale_seq", "unknown_game"):  # the game moved on or is gone: nothing owed
                 log.warning("%s: %s", turn.id, exc)
         if should_stop():
             return
+
+
+def _send(ref: Referee, token: str, turn: Turn, move: dict, key: str):
+    """Answer ``turn`` under ``key``; a key this token already used for another answer (a restarted bot whose
+    policy chose otherwise) is retried once under a fresh key: ``expected_seq`` still makes it apply at most once."""
+    try:
+        return ref.move(turn.game_id, token, move, expected_seq=turn.seq, idempotency_key=key)
+    except RefereeError as exc:
+        if exc.code != "idempotency_key_reused":
+            raise
+        log.info("%s: key %s was used for another answer; sending under a fresh key", turn.id, key)
+        return ref.move(turn.game_id, token, move, expected_seq=turn.seq, idempotency_key=f"{key}-{uuid.uuid4().hex}")

@@ -6,12 +6,10 @@ the snapshots it wrote, which the conditional append makes safe to be stale.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import secrets
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import referee as engine
 from referee.record import import_record
@@ -24,6 +22,8 @@ from .deadlines import Deadlines
 from .encoded import EncodedJSON
 from .backpressure import BotGate
 from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized
+from .hooks import ServiceHooks
+from .idempotency import IdempotencyKey, check_same_request
 from .names import name_problem
 from .scheduler import BOT_STRATEGIES
 from .settings import Settings
@@ -37,8 +37,16 @@ TABLE = "table"  # viewer marker for the table token (engine viewer None)
 MAX_RETRIES = 20
 MAX_RECORD_CHARS = 1_000_000
 MAX_NAME_CHARS = 40
-MAX_IDEMPOTENCY_KEY = 255
 DEFAULT_SETTINGS = Settings(redis_url=None, data_dir="", key_prefix="", queue_name="")
+
+
+@dataclass
+class Applied:
+    """A legal move's write: the store's answer, and what the steps after it need."""
+    written: Written
+    owed: dict                # the bot turn it leaves owed (service/bot_turns.py plan)
+    encoded: EncodedJSON      # the new state, encoded once for the store and the table's answer
+    miss: tuple | None        # the change to the mover's count of fallbacks in a row
 
 
 def viewer_arg(viewer):
@@ -47,12 +55,12 @@ def viewer_arg(viewer):
 
 class GameService:
     def __init__(self, store: GameStore, scheduler=None, max_name_chars: int = MAX_NAME_CHARS,
-                 max_record_chars: int = MAX_RECORD_CHARS, fault_pause_s: float = 0.0,
+                 max_record_chars: int = MAX_RECORD_CHARS, hooks: ServiceHooks | None = None,
                  bots_busy_wait_s: float = 0.0, settings: Settings | None = None):
         self.store = store
         self.scheduler = scheduler  # service.scheduler.BotScheduler or None
         self.max_name_chars, self.max_record_chars = max_name_chars, max_record_chars
-        self.fault_pause_s = fault_pause_s  # test hook (Settings.fault_pause_after_append_s)
+        self.hooks = hooks or ServiceHooks()  # service/hooks.py: the fault tests' pause points
         self.snapshots = SnapshotCache()
         self.bot_gate = BotGate(scheduler, bots_busy_wait_s) if scheduler is not None and bots_busy_wait_s > 0 else None
         self.accounts = BotAccounts(store.r, store.prefix)
@@ -76,10 +84,9 @@ class GameService:
                 raise ApiError(f"seat {seat}: {problem}", code=code)
 
     # --- reading and access -------------------------------------------------
-    def load(self, gid: str, idempotency_key: str | None = None) -> GameRecord:
-        """The game's snapshot in one round trip (with the answer stored under ``idempotency_key``, if any)."""
-        digest = idempotency_digest(idempotency_key) if idempotency_key is not None else None
-        rec = self._read(gid, digest)
+    def load(self, gid: str, idempotency_digest: str | None = None) -> GameRecord:
+        """The game's snapshot in one round trip (with the answer stored under ``idempotency_digest``, if any)."""
+        rec = self._read(gid, idempotency_digest)
         if rec is None:
             raise NotFound(f"no game {gid!r}", code="unknown_game")
         return rec
@@ -199,24 +206,23 @@ class GameService:
 
     # --- proposing ----------------------------------------------------------
     def propose(self, gid: str, move: dict, viewer, expected_seq: int | None = None, rec: GameRecord | None = None,
-                idempotency_key: str | None = None, fallback: str | None = None) -> tuple[int, dict]:
+                idempotency: IdempotencyKey | None = None, fallback: str | None = None) -> tuple[int, dict]:
         """Judge and, if legal, apply ``move``. Returns (http status, body).
 
         ``rec`` is the snapshot the caller checked the token on (read, or this process's cache): the move then
         costs one script call; if the snapshot was stale the script refuses it and returns the current one, so
-        a stale cache costs one more script call, never an extra read. With ``idempotency_key`` the
-        answer is stored by the same script, and a retry with the same key and request gets it back (the body
-        then carries ``replayed: True``). ``fallback`` (``timeout`` or ``away``): the move is the fallback's for a
-        registered bot seat that did not answer in time; its event says so.
+        a stale cache costs one more script call, never an extra read. With ``idempotency`` the answer is stored
+        by the same script, and a retry with the same key, token and request gets it back (the body then carries
+        ``replayed: True``). ``fallback`` (``timeout`` or ``away``): the move is the fallback's for a registered
+        bot seat that did not answer in time; its event says so.
         """
         self.require_seat(viewer, move.get("seat"))
-        key = idempotency_digest(idempotency_key) if idempotency_key is not None else None
-        fingerprint = _fingerprint(viewer, move, expected_seq) if key else None
+        key = idempotency.digest if idempotency else None
         for _ in range(MAX_RETRIES):
             if rec is None:
-                rec = self.load(gid, idempotency_key)
-            if key and rec.idem is not None:
-                return self._replay_answer(gid, rec, rec.idem, fingerprint, viewer)
+                rec = self.load(gid, key)
+            if idempotency and rec.idem is not None:
+                return self._replay_answer(gid, rec, rec.idem, idempotency, viewer)
             if expected_seq is not None and expected_seq != rec.seq:
                 if rec.cached or (key and rec.idem_digest != key):
                     rec = None  # maybe stale, or a retry whose first answer is stored: read and look again
@@ -225,47 +231,64 @@ class GameService:
                                code="stale_seq")
             state = self.state_of(rec)
             verdict, new_state, events = engine.apply(state, move)
-            vj = verdict.to_json()
-            if not verdict.legal:
-                audit = {"type": "rejected", "after_seq": rec.seq, "move": clip_move(move), "verdict": clip_verdict(vj),
-                         "by": "table" if viewer == TABLE else f"seat{viewer}", "at": time.time()}
-                answer = {"fp": fingerprint, "status": 422, "seq": rec.seq, "verdict": vj} if key else None
-                w = self.store.reject(gid, rec.seq, audit, idem=(key, answer) if key else None)
+            judged = verdict.to_json()
+            if verdict.legal:
+                applied = self._write_applied(rec, move, new_state, events, idempotency, judged, fallback)
+                w = applied.written
                 if w.status == "ok":
-                    metrics.verdict(vj.get("reason"))
-                    return 422, {"verdict": vj, "seq": rec.seq, "state": self.view(state, viewer)}
+                    return 200, self._after_applied(rec, applied, new_state, viewer, judged)
             else:
-                miss = miss_change(rec.bots, move.get("seat"), fallback)
-                owed, over = plan(new_state, rec.bots, rec.botcfg, miss)
-                if fallback:
-                    events = [dict(ev, fallback=fallback) if ev.get("type") == "move" else ev for ev in events]
-                last = events[-1]["seq"] if events else rec.seq
-                answer = {"fp": fingerprint, "status": 200, "seq": last, "verdict": vj} if key else None
-                state_json = EncodedJSON.of(engine.state_to_json(new_state))  # stored, and the table's answer
-                w = self.store.append(gid, rec.seq, state_json, events, plan=owed, over=over,
-                                      idem=(key, answer) if key else None)
+                w = self._write_rejected(rec, move, viewer, judged, idempotency)
                 if w.status == "ok":
-                    metrics.verdict(None)
-                    logs.bind(seq=w.seq)
-                    self.snapshots.put(rec, new_state, seq=w.seq, state=state_json,
-                                       owed=w.seq if _owes(owed) else None, tries=0, deadline=w.deadline,
-                                       misses=_missed(rec.misses, miss))
-                    if (owed["worker"] or w.deadline is not None) and self.fault_pause_s:
-                        time.sleep(self.fault_pause_s)  # test hook: a crash here must not lose the bot turn
-                    self._enqueue(gid, w.seq, owed)
-                    self._arm(gid, w.deadline)
-                    self._wake(gid, w.seq, new_state, rec.bots)
-                    self._results(gid, new_state, rec.bots)
-                    view = state_json if viewer == TABLE else self.view(new_state, viewer)
-                    return 200, {"verdict": vj, "seq": w.seq, "state": view}
+                    metrics.verdict(judged.get("reason"))
+                    return 422, {"verdict": judged, "seq": rec.seq, "state": self.view(state, viewer)}
             self.snapshots.drop(gid)
-            if w.status == "replayed":  # a concurrent request with the same key got there first
-                return self._replay_answer(gid, None, w.prior, fingerprint, viewer)
+            if w.status == "replayed" and idempotency:  # a concurrent request with the same key got there first
+                return self._replay_answer(gid, None, w.prior or {}, idempotency, viewer)
             self._after_conflict(gid, w, expected_seq)
             # the game moved on while we judged: judge again on the snapshot the script returned (it found no
             # answer under this key either); tokens and bots never change
-            rec = replace(rec, seq=w.seq, state=w.state, parsed=None, cached=False, idem=None, idem_digest=key)
+            rec = replace(rec, seq=w.seq, state=w.state or {}, parsed=None, cached=False, idem=None, idem_digest=key)
         raise Conflict("too much contention on this game, try again", code="busy")
+
+    def _write_rejected(self, rec: GameRecord, move: dict, viewer, verdict: dict,
+                        idempotency: IdempotencyKey | None) -> Written:
+        """Keep an illegal proposal in the game's audit stream (and its answer under the key), iff the game still
+        stands where it was judged."""
+        audit = {"type": "rejected", "after_seq": rec.seq, "move": clip_move(move), "verdict": clip_verdict(verdict),
+                 "by": "table" if viewer == TABLE else f"seat{viewer}", "at": time.time()}
+        answer = _answer(idempotency, 422, rec.seq, verdict)
+        return self.store.reject(rec.game_id, rec.seq, audit, idem=answer)
+
+    def _write_applied(self, rec: GameRecord, move: dict, new_state, events: list[dict],
+                       idempotency: IdempotencyKey | None, verdict: dict, fallback: str | None) -> Applied:
+        """Append a legal move's events, the new snapshot and the bot turn it leaves owed, iff the game still
+        stands where it was judged."""
+        miss = miss_change(rec.bots, move.get("seat"), fallback)
+        owed, over = plan(new_state, rec.bots, self.botcfg(rec), miss)
+        if fallback:
+            events = [dict(ev, fallback=fallback) if ev.get("type") == "move" else ev for ev in events]
+        last = events[-1]["seq"] if events else rec.seq
+        state_json = EncodedJSON.of(engine.state_to_json(new_state))  # stored, and the table's answer
+        w = self.store.append(rec.game_id, rec.seq, state_json, events, plan=owed, over=over,
+                              idem=_answer(idempotency, 200, last, verdict))
+        return Applied(w, owed, state_json, miss)
+
+    def _after_applied(self, rec: GameRecord, applied: Applied, new_state, viewer, verdict: dict) -> dict:
+        """What follows a stored move: the cache, the bot turn it made owed, the bots' results; then the answer."""
+        gid, w, owed = rec.game_id, applied.written, applied.owed
+        metrics.verdict(None)
+        logs.bind(seq=w.seq)
+        self.snapshots.put(rec, new_state, seq=w.seq, state=applied.encoded, owed=w.seq if _owes(owed) else None,
+                           tries=0, deadline=w.deadline, misses=_missed(rec.misses, applied.miss))
+        if owed["worker"] or w.deadline is not None:
+            self.hooks.bot_turn_stored(gid, w.seq)
+        self._enqueue(gid, w.seq, owed)
+        self._arm(gid, w.deadline)
+        self._wake(gid, w.seq, new_state, rec.bots)
+        self._results(gid, new_state, rec.bots)
+        view = applied.encoded if viewer == TABLE else self.view(new_state, viewer)
+        return {"verdict": verdict, "seq": w.seq, "state": view}
 
     @staticmethod
     def _after_conflict(gid: str, w: Written, expected_seq) -> None:
@@ -275,11 +298,8 @@ class GameService:
         if expected_seq is not None:
             raise Conflict(f"another move was applied first: the game is at seq {w.seq}", code="stale_seq")
 
-    def _replay_answer(self, gid: str, rec: GameRecord | None, prior: dict, fingerprint: str, viewer):
-        if prior.get("fp") != fingerprint:
-            raise ApiError("this Idempotency-Key was already used in this game for a different request "
-                           "(another body, expected_seq or token); use a new key", code="idempotency_key_reused",
-                           status=422)
+    def _replay_answer(self, gid: str, rec: GameRecord | None, prior: dict, idempotency: IdempotencyKey, viewer):
+        check_same_request(prior, idempotency)
         seq = prior["seq"]
         state = self.state_at(gid, seq, rec)
         return prior["status"], {"verdict": prior["verdict"], "seq": seq, "state": self.view(state, viewer),
@@ -483,16 +503,11 @@ def _missed(misses: tuple, change) -> tuple:
     return tuple(out)
 
 
-def idempotency_digest(key: str) -> str:
-    if not key or len(key) > MAX_IDEMPOTENCY_KEY or not all(" " <= c <= "~" for c in key):
-        raise ApiError(f"an Idempotency-Key is 1 to {MAX_IDEMPOTENCY_KEY} printable ASCII characters",
-                       code="bad_idempotency_key")
-    return hashlib.sha256(key.encode()).hexdigest()
-
-
-def _fingerprint(viewer, move: dict, expected_seq) -> str:
-    text = json.dumps([str(viewer), move, expected_seq], sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode()).hexdigest()
+def _answer(idempotency: IdempotencyKey | None, status: int, seq: int, verdict: dict) -> tuple[str, dict] | None:
+    """What the write script keeps under the key: the answer a retry of the same request gets back."""
+    if idempotency is None:
+        return None
+    return idempotency.digest, {"fp": idempotency.fingerprint, "status": status, "seq": seq, "verdict": verdict}
 
 
 def judge_detached(preset: str, rules, state_json: dict, move: dict) -> dict:

@@ -30,7 +30,7 @@ class Settings:
     game_ttl_s: int = 7 * 24 * 3600     # a game nobody moved in this long expires (refreshed on each write)
     game_ttl_over_s: int = 24 * 3600    # ... and this long after its deal is over (a new deal restores the above)
     audit_max: int = 1000               # rejected proposals kept per game (XADD MAXLEN ~)
-    idempotency_keys: int = 200         # Idempotency-Key answers kept per game (the oldest are dropped)
+    idempotency_keys: int = 200         # Idempotency-Key answers kept per token of a game (its oldest are dropped)
     snapshot_every: int = 200           # a replay snapshot each time a game's seq crosses a multiple of this (0: none)
     # the `mc` bot in served games (None: its defaults, 200 ms and 400 playouts per decision)
     mc_budget_ms: float | None = None

@@ -12,8 +12,9 @@ game is one Lua script over those keys only (never a key of another game):
   ``(s+1)-0`` (stream ids must be > 0-0);
 - ``<prefix>:{<id>}:audit`` stream of rejected proposals, trimmed (``XADD MAXLEN ~``): the k-th proposal
   rejected while the game stood at seq ``s`` has id ``(s+1)-k``, k >= 1, so it sorts right after event ``s``;
-- ``<prefix>:{<id>}:idem`` hash and ``…:idemz`` sorted set: the answers given under an ``Idempotency-Key``
-  (sha-256 of the key -> JSON; the set orders them), capped per game, the oldest dropped first;
+- ``<prefix>:{<id>}:idem`` hash and ``…:idemw`` sorted set: the answers given under an ``Idempotency-Key``
+  (service/idempotency.py: the token's and the key's digest -> JSON; the set orders them), capped per token of
+  the game, each token's oldest dropped first;
 - ``<prefix>:{<id>}:snaps`` stream of replay snapshots: the full state after event ``s`` (id ``(s+1)-0``),
   written by the write that carries the game's seq across a multiple of ``snapshot_every``, so the state at
   any seq is the nearest snapshot at or below it plus fewer than ``snapshot_every`` events (``replay_inputs``).
@@ -34,18 +35,25 @@ import redis
 from .encoded import encode, text_of
 
 BLOCK_STEP_MS = 2000  # well under the client's socket timeout
-KEYS_OF_A_GAME = ("meta", "log", "audit", "idem", "idemz", "match", "snaps")  # match: a UECda match's own log (uecda/)
+KEYS_OF_A_GAME = ("meta", "log", "audit", "idem", "idemw", "match", "snaps")  # match: a UECda match's own log (uecda/)
 
-# Shared by the write scripts; KEYS = KEYS_OF_A_GAME of one game (meta, log, audit, idem, idemz, match, snaps).
+# Shared by the write scripts; KEYS = KEYS_OF_A_GAME of one game (meta, log, audit, idem, idemw, match, snaps).
 _LIB = """
 local function remember(digest, value, cap)
   if digest == '' then return end
+  -- one window per token: members are '<owner>:<n>:<digest>' at score 0, so an owner's answers sort together,
+  -- oldest first (n is zero-padded)
+  local owner = string.sub(digest, 1, 16)
+  local lo, hi = '[' .. owner .. ':', '(' .. owner .. ';'
   redis.call('HSET', KEYS[4], digest, value)
-  redis.call('ZADD', KEYS[5], redis.call('HINCRBY', KEYS[1], 'idemn', 1), digest)
-  local extra = redis.call('ZCARD', KEYS[5]) - tonumber(cap)
+  local n = redis.call('HINCRBY', KEYS[1], 'idemn', 1)
+  redis.call('ZADD', KEYS[5], 0, owner .. ':' .. string.format('%015d', n) .. ':' .. digest)
+  local extra = redis.call('ZLEXCOUNT', KEYS[5], lo, hi) - tonumber(cap)
   if extra > 0 then
-    local old = redis.call('ZPOPMIN', KEYS[5], extra)
-    for i = 1, #old, 2 do redis.call('HDEL', KEYS[4], old[i]) end
+    for _, member in ipairs(redis.call('ZRANGEBYLEX', KEYS[5], lo, hi, 'LIMIT', 0, extra)) do
+      redis.call('ZREM', KEYS[5], member)
+      redis.call('HDEL', KEYS[4], string.sub(member, 34))
+    end
   end
 end
 local function refresh(over, ttl, ttl_over)

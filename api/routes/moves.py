@@ -1,6 +1,7 @@
 from flask import Blueprint, request
 
 from service.bot_accounts import remote_name
+from service.idempotency import idempotency_key
 
 from ..http import bearer, body, json_answer, respond, service
 from ..schemas import JudgedSchema, MoveRequestSchema, move_from
@@ -16,11 +17,13 @@ def propose(game_id):
     svc = service()
     key = request.headers.get("Idempotency-Key")
     rec = svc.snapshot(game_id)
-    viewer = svc.viewer(rec, bearer())
+    token = bearer()
+    viewer = svc.viewer(rec, token)
     data = body(MOVE_REQUEST)
     _bot_answered(svc, rec, viewer, data.get("seat"))
-    status, out = svc.propose(game_id, move_from(data), viewer, expected_seq=data.get("expected_seq"), rec=rec,
-                              idempotency_key=key)
+    move, expected_seq = move_from(data), data.get("expected_seq")
+    keyed = idempotency_key(key, token, move, expected_seq) if key is not None else None
+    status, out = svc.propose(game_id, move, viewer, expected_seq=expected_seq, rec=rec, idempotency=keyed)
     headers = {"Idempotent-Replayed": "true"} if out.pop("replayed", False) else {}
     return json_answer(out, status, headers)  # already the JudgedSchema shape, the table's state encoded once
 

@@ -1,5 +1,5 @@
 """Idempotency-Key on POST /v1/games/{id}/moves: a retry gets the first answer, a reused key with another
-request is refused, the answers are kept per game up to a cap."""
+request is refused, the answers are kept per (game, token) up to a cap: no co-player can spoil another token's keys."""
 import dataclasses
 import threading
 
@@ -63,13 +63,16 @@ def test_a_key_reused_for_another_request_is_refused(client):
     g = client.create(players=4, hands=HANDS)
     gid, t, seat0 = g["game_id"], g["table_token"], g["seat_tokens"][0]
     assert propose(client, gid, t, {"seat": 0, "action": "play", "cards": ["D3"]}, key="same").status_code == 200
-    for token, move in [(t, {"seat": 0, "action": "play", "cards": ["S4"]}),          # another body
-                        (t, {"seat": 0, "action": "play", "cards": ["D3"], "expected_seq": 0}),
-                        (seat0, {"seat": 0, "action": "play", "cards": ["D3"]})]:    # another token
-        r = propose(client, gid, token, move, key="same")
+    for move in [{"seat": 0, "action": "play", "cards": ["S4"]},                  # another body
+                 {"seat": 0, "action": "play", "cards": ["D3"], "expected_seq": 0}]:   # another expected_seq
+        r = propose(client, gid, t, move, key="same")
         assert r.status_code == 422, r.json
         assert r.json["error"]["code"] == "idempotency_key_reused"
-    assert [e["seq"] for e in log(client, g)] == [0, 1]
+    # the same key with another token is another key: judged afresh (seat 1 is to play now)
+    r = propose(client, gid, seat0, {"seat": 0, "action": "play", "cards": ["D3"]}, key="same")
+    assert r.status_code == 422 and r.json["verdict"]["reason"] == "not_your_turn", r.json
+    assert "Idempotent-Replayed" not in r.headers
+    assert [e["seq"] for e in log(client, g) if e["type"] != "rejected"] == [0, 1]
 
 
 @pytest.mark.parametrize("key", ["", "x" * 256, "caf\u00e9", "a\tb"])
@@ -102,7 +105,7 @@ def test_concurrent_retries_apply_once(client):
     assert [e["seq"] for e in log(client, g)] == [0, 1]
 
 
-def test_the_answers_kept_per_game_are_capped(settings):
+def test_the_answers_kept_per_token_are_capped(settings):
     client = Client(create_app(dataclasses.replace(settings, idempotency_keys=2)).test_client())
     g = client.create(players=4, hands=HANDS)
     gid, t = g["game_id"], g["table_token"]
@@ -115,3 +118,33 @@ def test_the_answers_kept_per_game_are_capped(settings):
     assert len([e for e in log(client, g) if e["type"] == "rejected"]) == 4
     propose(client, gid, t, {"seat": 1, "action": "play", "cards": ["SA"]}, key="r2")
     assert len([e for e in log(client, g) if e["type"] == "rejected"]) == 4
+
+
+def test_a_co_player_cannot_spoil_the_keys_another_token_will_use(client):
+    """A seat stores junk under the keys a bot's client will use (``turn-<game>.<seq>``): the bot's answers
+    under those keys are judged as its own."""
+    g = client.create(players=4, hands=HANDS)
+    gid, seat0, seat1 = g["game_id"], *g["seat_tokens"][:2]
+    for seq in range(4):
+        junk = propose(client, gid, seat1, {"seat": 1, "action": "play", "cards": ["SA"]}, key=f"turn-{gid}.{seq}")
+        assert junk.status_code == 422
+    r = propose(client, gid, seat0, {"seat": 0, "action": "play", "cards": ["D3"], "expected_seq": 0},
+                key=f"turn-{gid}.0")
+    assert r.status_code == 200 and "Idempotent-Replayed" not in r.headers, r.json
+    assert [e["seq"] for e in log(client, g) if e["type"] != "rejected"] == [0, 1]
+
+
+def test_another_tokens_flood_does_not_push_my_key_out_of_the_window(settings):
+    """My retried pass is applied once, however many keys another seat used since."""
+    client = Client(create_app(dataclasses.replace(settings, idempotency_keys=5)).test_client())
+    g = client.create(players=4, hands=HANDS)
+    gid, seat0, seat1 = g["game_id"], *g["seat_tokens"][:2]
+    assert propose(client, gid, seat0, {"seat": 0, "action": "play", "cards": ["D3"]}, key="mine").status_code == 200
+    assert propose(client, gid, seat1, {"seat": 1, "action": "pass"}, key="pass-1").status_code == 200
+    for i in range(20):
+        assert propose(client, gid, seat1, {"seat": 1, "action": "play", "cards": ["SA"]}, key=f"j{i}").status_code == 422
+    again = propose(client, gid, seat0, {"seat": 0, "action": "play", "cards": ["D3"]}, key="mine")
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true", again.json
+    store = client.c.application.extensions["referee.service"].store
+    assert store.r.hlen(store.keys(gid)[3]) == 5 + 1, "seat 1 keeps its window's worth, seat 0 its one answer"
+    assert [e["seq"] for e in log(client, g) if e["type"] != "rejected"] == [0, 1, 2]

@@ -59,7 +59,7 @@ def test_every_key_of_a_game_expires_idle_and_sooner_once_the_deal_is_over(setti
     r = client.c.post(f"/v1/games/{gid}/moves", json={"seat": 1, "action": "pass"},
                       headers={**client.auth(t), "Idempotency-Key": "k"})
     assert r.status_code == 422
-    written = [store.key(gid, part) for part in ("meta", "log", "audit", "idem", "idemz")]  # not a UECda match
+    written = [store.key(gid, part) for part in ("meta", "log", "audit", "idem", "idemw")]  # not a UECda match
     assert all(4900 < store.r.ttl(k) <= 5000 for k in written), "audit and idempotency keys too"
     # play the deal out with the table token: once nobody can act the shorter TTL applies
     for _ in range(50):
