@@ -25,10 +25,11 @@ RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
 USER referee
 
 EXPOSE 8000
-# gthread workers: a Server-Sent Events stream holds a thread, not a whole process. 24 threads = the 16 streams
-# the app allows per process (REFEREE_SSE_MAX_STREAMS) + 8 for other requests (REFEREE_HTTP_THREADS): change
-# them together. --limit-request-line 0: long URLs get the app's JSON 414 (docs/limits.md).
+# service/gunicorn_conf.py sets the worker class and the threads: gthread reading each request whole before a
+# thread serves it (slow senders hold no thread, docs/deploy.md "Slow clients"), with a thread for each stream
+# the app allows (REFEREE_SSE_MAX_STREAMS + REFEREE_SSE_BOT_STREAMS) + REFEREE_HTTP_THREADS for other requests.
+# --limit-request-line 0: long URLs get the app's JSON 414 (docs/limits.md).
 # Run bots with the same image: `docker run … referee worker`. The app logs each request as a JSON line;
 # /metrics aggregates this container's gunicorn workers (PROMETHEUS_MULTIPROC_DIR). See docs/deploy.md.
-CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "2", "--worker-class", "gthread", "--threads", "24", \
+CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "2", \
      "--limit-request-line", "0", "-c", "python:service.gunicorn_conf", "api.app:create_app()"]

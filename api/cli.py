@@ -22,16 +22,23 @@ def register(subparsers) -> None:
 
     demo = subparsers.add_parser("demo", help="play one deal of four random bots over HTTP and print the refereed log")
     demo.add_argument("--preset", default="uecda")
-    demo.add_argument("--seed", type=int, default=None)
+    demo.add_argument("--seed", type=int, default=None,
+                      help="deal from this seed keyed with the server's secret (the same seed deals the same hands "
+                           "again on the same server only); default: a fresh secret seed per deal")
     demo.add_argument("--url", default=None, help="use a running service instead of starting one")
     demo.add_argument("--timeout", type=float, default=120.0)
     demo.set_defaults(func=cmd_demo)
 
 
 def cmd_serve(args) -> int:
+    import os
+
     from referee.compiled import build
+    from service.embedded import PRIVATE_UMASK
+    from service.seeds import describe
     from service.supervisor import Supervisor
 
+    os.umask(PRIVATE_UMASK)  # serve.log, the metrics files and every child's files are the owner's only
     taken = port_taken(args.host, args.port)
     if taken:
         raise SystemExit(f"referee: {args.host}:{args.port} is in use ({taken}): another `referee serve`? "
@@ -41,8 +48,9 @@ def cmd_serve(args) -> int:
     print("referee: starting...", file=sys.stderr, flush=True)
     url = sup.start_storage()
     log_path = sup.log_children_to("serve.log") if not json_logs_here(args.json_logs) else None
-    sup.start_gunicorn(args.host, args.port, workers=args.http_workers)
     bot_workers = 0 if args.no_worker else sup.bot_workers(args.workers)
+    sup.env["REFEREE_BOT_WORKERS_STARTED"] = str(bot_workers)  # the bot gate counts them while they register
+    sup.start_gunicorn(args.host, args.port, workers=args.http_workers)
     for _ in range(bot_workers):
         sup.start_worker()
     base = f"http://{_url_host(args.host)}:{args.port}"
@@ -62,6 +70,7 @@ def cmd_serve(args) -> int:
              f"the API         {base}/v1   (openapi: {base}/openapi.yaml)",
              f"data            {data}" if data else None,
              f"store           {store}",
+             f"seed secret     {describe(sup.settings)} (keys callers' seeds: REFEREE_SEED_SECRET shares one)",
              f"engine          {build()[1]}",
              f"bot workers     {bot_workers} (--workers N)",
              f"server log      {log_path} (--json-logs shows it here)" if log_path
@@ -170,7 +179,7 @@ def cmd_demo(args) -> int:
                 return 1
             time.sleep(0.2)
         events = requests.get(f"{base}/v1/games/{game['game_id']}/events", headers=auth, timeout=30).json()
-        for line in describe_log(events["events"], state):
+        for line in describe_log(events["events"], state, seed=args.seed):
             print(line)
         return 0
     finally:
@@ -178,8 +187,9 @@ def cmd_demo(args) -> int:
             sup.stop()
 
 
-def describe_log(events: list[dict], final: dict) -> list[str]:
-    """The refereed log as `referee simulate` prints it: one line per event, then the final places."""
+def describe_log(events: list[dict], final: dict, seed=None) -> list[str]:
+    """The refereed log as `referee simulate` prints it: one line per event, then the final places. ``seed``: the
+    caller's seed, which deals the same hands again on this server (the game's own seed is the keyed one)."""
     from referee.narrate import outcome_lines, places_text
 
     names = [p["name"] for p in final["players"]]
@@ -191,7 +201,7 @@ def describe_log(events: list[dict], final: dict) -> list[str]:
     for event in events:
         kind = event["type"]
         if kind == "game_created":
-            lines.append(f"# {event['preset']}, seed {event.get('seed')}, {len(names)} players")
+            lines.append(f"# {event['preset']}, seed {event.get('seed') if seed is None else seed}, {len(names)} players")
             for seat, hand in enumerate(event.get("hands") or []):
                 held = " ".join(hand) if isinstance(hand, list) else f"{hand} cards"
                 lines.append(f"seat {seat} ({names[seat]}) holds {held}")

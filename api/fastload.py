@@ -23,9 +23,11 @@ _loaders: dict[type, Callable[[dict], Any] | None] = {}
 
 
 def load(schema: Schema, data: dict):
-    fast = _loaders.get(type(schema), _NO) if _plain(schema) else None
-    if fast is _NO:
-        fast = _loaders[type(schema)] = _compile(schema)
+    fast = None
+    if _plain(schema):
+        if type(schema) not in _loaders:
+            _loaders[type(schema)] = _compile(schema)
+        fast = _loaders[type(schema)]
     if fast is not None:
         out = fast(data)
         if out is not _NO:
@@ -89,7 +91,7 @@ def _check(field: fields.Field):
 
         def convert(value):
             return value if type(value) is wanted else _NO
-    elif kind is fields.List:
+    elif kind is fields.List and isinstance(field, fields.List):  # exactly a List (isinstance: for the type checker)
         inner = _check(field.inner)
         if inner is None:
             return None
@@ -99,7 +101,7 @@ def _check(field: fields.Field):
                 return _NO
             out = [inner(v) for v in value]
             return _NO if _NO in out else out
-    elif kind is fields.Dict:
+    elif kind is fields.Dict and isinstance(field, fields.Dict):
         keys = _check(field.key_field) if field.key_field is not None else _same
         values = _check(field.value_field) if field.value_field is not None else _same
         if keys is None or values is None:

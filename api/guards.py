@@ -23,10 +23,11 @@ _BAD_CHARS = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
 _BAD_RECORD_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")  # a record has lines and tabs
 
 # endpoint -> the rate buckets it counts in
-RATED = {"games.create_game": "create", "bots.register": "bots", "moves.propose": "moves", "moves.judge": "moves", "judge.judge": "moves"}
+RATED = {"games.create_game": "create", "games.next_deal": "create", "bots.register": "bots",
+         "moves.propose": "moves", "moves.judge": "moves", "judge.judge": "moves"}
 
 
-_WHAT = {"create": "new games", "bots": "bot registrations", "moves": "moves"}
+_WHAT = {"create": "new games and deals", "bots": "bot registrations", "moves": "moves"}
 
 
 class RateLimited(ApiError):
@@ -63,7 +64,15 @@ def client_address() -> str:
     return request.remote_addr or "unknown"
 
 
-def _rate_limit(s: Settings, bucket: str) -> None:
+def charge_record_bytes() -> None:
+    """A record import costs one more create per started Settings.rate_record_bytes of its body: a long record
+    is that much more to parse and store than a new game."""
+    s = settings()
+    if s.rate_record_bytes > 0:
+        _rate_limit(s, "create", math.ceil(len(request.get_data(cache=True)) / s.rate_record_bytes))
+
+
+def _rate_limit(s: Settings, bucket: str, cost: int = 1) -> None:
     if bucket == "create":
         limits = [("create-address", s.rate_create_per_address)]
     elif bucket == "bots":
@@ -71,7 +80,7 @@ def _rate_limit(s: Settings, bucket: str) -> None:
     else:
         limits = [("moves-token", s.rate_moves_per_token), ("moves-address", s.rate_moves_per_address)]
     limits = [(kind, limit) for kind, limit in limits if limit > 0]
-    if not limits:
+    if not limits or cost <= 0:
         return
     from .http import bearer, service  # http imports this module
 
@@ -87,7 +96,7 @@ def _rate_limit(s: Settings, bucket: str) -> None:
     pipe = service().store.r.pipeline(transaction=False)
     for kind, who, _ in counters:
         key = f"{s.key_prefix}:rate:{kind}:{who}:{index}"
-        pipe.incr(key)
+        pipe.incrby(key, cost)
         pipe.expire(key, window + 1)
     counts = pipe.execute()[::2]
     for (kind, _, limit), n in zip(counters, counts):
@@ -175,7 +184,7 @@ def _check_strings(data, s: Settings, record_key: str | None) -> None:
         elif isinstance(obj, str):
             if len(obj) > s.max_string_chars:
                 raise ApiError(f"a JSON string is longer than {s.max_string_chars} characters", code="string_too_long")
-            if _BAD_CHARS.search(obj):
-                bad = _BAD_CHARS.search(obj).group()
+            if bad_char := _BAD_CHARS.search(obj):
+                bad = bad_char.group()
                 raise ApiError(f"a JSON string contains {ascii(bad)}: control characters and lone surrogates are "
                                "not accepted", code="bad_string")

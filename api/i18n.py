@@ -92,7 +92,8 @@ def verdict_ja(verdict: dict, move: dict | None, state: dict | None) -> str:
         elif act == "request":
             text = f"{who}がランク{move.get('rank')}を要求しました"
         else:
-            text = f"{who}が{cards}を{ACTIONS_JA.get(act, act)}" if cards else f"{who}：{ACTIONS_JA.get(act, act)}"
+            act_ja = ACTIONS_JA.get(str(act), str(act))
+            text = f"{who}が{cards}を{act_ja}" if cards else f"{who}：{act_ja}"
         effects = [rule_name(e) for e in verdict.get("effects") or []]
         if effects:
             text += "：" + "・".join(effects)

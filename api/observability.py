@@ -54,6 +54,9 @@ def install(app: Flask, gate: StorageGate) -> None:
     @app.after_request
     def finish(response: Response):
         response.headers["X-Request-Id"] = g.get("request_id") or secrets.token_hex(8)
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        if request.path.startswith("/v1/"):
+            response.headers["Cache-Control"] = "no-store"  # answers differ by token and change with each move
         route = request.url_rule.rule if request.url_rule is not None else "unmatched"
         elapsed = time.perf_counter() - g.get("t0", time.perf_counter())
         metrics.REQUESTS.labels(request.method, route, str(response.status_code)).inc()

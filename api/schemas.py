@@ -89,7 +89,7 @@ class StreamQuery(AfterQuery):
 
 
 class RegisterBotSchema(Schema):
-    name = fields.String(required=True)  # the same rules as a player's name: checked by the route
+    name = fields.String(required=True)  # a player's name rules and no "@": checked by the route (service/names.py)
 
 
 class BotStreamQuery(Schema):

@@ -48,7 +48,10 @@ def deal_places(st) -> list[tuple]:
 def register(sub) -> None:
     sim = sub.add_parser("simulate", help="play random bots against each other and print the refereed log")
     sim.add_argument("--preset", choices=sorted(PRESETS), default="uecda")
-    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--seed", type=int, default=1,
+                     help="the deals and the bots' choices, drawn by public code: anyone who knows the seed can "
+                          "recompute every hand (the engine alone; a served game keys its seed with the server's "
+                          "secret)")
     sim.add_argument("--players", type=int)
     sim.add_argument("--deals", type=int, default=1)
     sim.add_argument("--rules", type=json.loads, default=None, help='overrides as JSON, e.g. \'{"jack_back": true}\'')

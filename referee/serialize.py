@@ -115,7 +115,8 @@ PRIVATE_KINDS = ("give",)
 
 
 def redact_event(event: dict, viewer=None) -> dict:
-    """What ``viewer`` (None = the table, or a seat) may see of an event."""
+    """What ``viewer`` (None = the table, or a seat) may see of an event: the cards of a give reach only its giver
+    and its receiver, every other seat reads their number."""
     if viewer is None:
         return event
     ev = copy.deepcopy(event)
@@ -123,13 +124,27 @@ def redact_event(event: dict, viewer=None) -> dict:
         ev["hands"] = [h if i == viewer or h is None else len(h) for i, h in enumerate(ev["hands"])]
     if ev.get("type") == "game_created":
         ev["seed"] = None
-    for item in ev.get("outcome", []):
+    outcome = ev.get("outcome", [])
+    move = ev.get("move")
+    if move and move.get("action") in PRIVATE_KINDS and viewer not in _parties(move, outcome):
+        _hide_move(ev, move)
+    for item in outcome:
         if item.get("kind") in PRIVATE_KINDS and viewer not in (item.get("from"), item.get("to")):
             item["cards"] = len(item["cards"])
-    mv = ev.get("move")
-    if mv and mv.get("action") == "give" and mv.get("seat") != viewer:
-        receivers = {i.get("to") for i in ev.get("outcome", []) if i.get("kind") == "give"}
-        if viewer not in receivers:
-            mv["cards"] = len(mv.get("cards", []))
-            ev["verdict"] = {**ev["verdict"], "message": f"seat {mv['seat']} gives {mv['cards']} card(s)"}
     return ev
+
+
+def _parties(move: dict, outcome: list) -> set:
+    """The seats that see the cards of a give move: its giver and the receiver of that give. One event may hold
+    more gives (an exchange's automatic give that follows it): only the giver's own, logged first, counts."""
+    own: dict = next((i for i in outcome if i.get("kind") == "give" and i.get("from") == move.get("seat")), {})
+    return {move.get("seat"), own.get("to", move.get("seat"))}
+
+
+def _hide_move(ev: dict, move: dict) -> None:
+    """The move's cards as their number, in the move and in the verdict's message (which names them)."""
+    move["cards"] = len(move.get("cards", []))
+    verdict = ev["verdict"]
+    effects = verdict.get("effects") or []
+    message = f"seat {move['seat']} {move['action']}s {move['cards']} card(s)"
+    ev["verdict"] = {**verdict, "message": message + (": " + ", ".join(effects) if effects else "")}

@@ -22,15 +22,15 @@ def clip(value, depth: int = 0):
         return "…"
     if isinstance(value, dict):
         items = list(value.items())
-        out = {str(k)[:MAX_STRING]: clip(v, depth + 1) for k, v in items[:MAX_ITEMS]}
+        clipped = {str(k)[:MAX_STRING]: clip(v, depth + 1) for k, v in items[:MAX_ITEMS]}
         if len(items) > MAX_ITEMS:
-            out["…"] = f"{len(items) - MAX_ITEMS} more keys"
-        return out
+            clipped["…"] = f"{len(items) - MAX_ITEMS} more keys"
+        return clipped
     if isinstance(value, (list, tuple)):
-        out = [clip(v, depth + 1) for v in value[:MAX_ITEMS]]
+        listed = [clip(v, depth + 1) for v in value[:MAX_ITEMS]]
         if len(value) > MAX_ITEMS:
-            out.append(f"… {len(value) - MAX_ITEMS} more")
-        return out
+            listed.append(f"… {len(value) - MAX_ITEMS} more")
+        return listed
     return clip(repr(value), depth)
 
 

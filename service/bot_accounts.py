@@ -5,6 +5,8 @@ Keys (single-key commands, or one script over one bot's keys, so Redis Cluster w
 
 - ``<prefix>:bots:{<name>}`` hash: ``token`` (sha-256 of the bot token), ``created``;
 - ``<prefix>:bot-token:<hash>``: the bot's name, to find the bot a bearer token belongs to;
+- ``<prefix>:bot-fold:<folded name>``: the bot's name, reserving every name that folds the same
+  (service/names.py ``folded``: ``S4BOT`` and a full-width ``ｓ4bot`` are taken once ``s4bot`` is);
 - ``<prefix>:bots:{<name>}:games`` sorted set: the games the bot holds a seat in (game id -> ms when seated);
 - ``<prefix>:bots:{<name>}:wake`` stream, capped: one entry each time a write leaves the bot owing a move, so an
   open stream (api/routes/bots.py) wakes at once; the stream also rescans the games on its own, so a lost wake
@@ -12,8 +14,13 @@ Keys (single-key commands, or one script over one bot's keys, so Redis Cluster w
 - ``<prefix>:bots:{<name>}:results`` list, capped (``RESULTS_MAX``, newest first): one JSON entry per finished
   deal the bot sat in (game, deal, preset, seat, seats, place, UECda points, when); the account hash also
   counts every deal (``deals``, ``place_sum``, ``points_sum``) for the all-time summary;
-- ``<prefix>:bot-names`` sorted set (name -> ms of registration or of its last finished deal): the index that
+- ``<prefix>:bot-names`` sorted set (name -> ms of its last activity or finished deal): the index that
   ``GET /v1/bots`` lists, most recently active first.
+
+A bot unused for ``idle_ttl_s`` (Settings.bot_idle_ttl_s) expires: every key above but the index has that TTL,
+refreshed when the bot is active (its token used: a move, its stream, a read; a seat given to it), at most every
+TOUCH_EVERY_S per process; keys made later (a wake-up, a result) take the account's TTL. The listing drops index
+entries idle longer than that, and any whose account is gone.
 
 A seat is given to a registered bot with ``"bot": "@<name>"``. Such a seat is never scheduled on RQ: the turn it
 owes is read off the game's state by the bot's stream.
@@ -21,19 +28,37 @@ owes is read off the game's state by the bot's stream.
 from __future__ import annotations
 
 import json
+import logging
+import math
 import time
+
+import redis
 
 from referee.scoring import uecda_points
 
+from .names import folded
+from .settings import Settings
 from .tokens import digest, new_token
 
+log = logging.getLogger(__name__)
 PREFIX = "@"
 WAKE_MAX = 100
 RESULTS_MAX = 50  # recent results kept per bot
+TOUCH_EVERY_S = 60.0  # an active bot's TTLs are refreshed at most this often per process
+
+# Keys made after the account take its TTL (KEYS[1] is the account hash).
+_FOLLOW = """
+local function follow(key)
+  local ttl = redis.call('PTTL', KEYS[1])
+  if ttl > 0 then redis.call('PEXPIRE', key, ttl) end
+end
+"""
 
 # KEYS: the account hash, its results list. ARGV: the entry's id ("<game>.<deal>"), the entry (JSON starting
-# with that id), the cap, place, points. A deal already recorded (a retried write) is not counted again.
-_RECORD = """
+# with that id), the cap, place, points. A deal already recorded (a retried write) is not counted again; an
+# account that expired gets nothing (-1).
+_RECORD = _FOLLOW + """
+if redis.call('HEXISTS', KEYS[1], 'token') == 0 then return -1 end
 local head = '{"id": "' .. ARGV[1] .. '"'
 for _, item in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
   if string.sub(item, 1, #head) == head then return 0 end
@@ -43,7 +68,27 @@ redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[3]) - 1)
 redis.call('HINCRBY', KEYS[1], 'deals', 1)
 redis.call('HINCRBY', KEYS[1], 'place_sum', ARGV[4])
 redis.call('HINCRBY', KEYS[1], 'points_sum', ARGV[5])
+follow(KEYS[2])
 return 1
+"""
+
+# KEYS: the account hash, its wake stream. ARGV: game id, seq, cap. No wake-up for an account that expired.
+_WAKE = _FOLLOW + """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*', 'game', ARGV[1], 'seq', ARGV[2])
+follow(KEYS[2])
+return 1
+"""
+
+# KEYS: the bot's own keys (account first). ARGV: the TTL in s (0: none). Returns the token's hash, or nothing
+# when the account expired.
+_TOUCH = """
+local token = redis.call('HGET', KEYS[1], 'token')
+if not token then return false end
+for _, key in ipairs(KEYS) do
+  if ARGV[1] == '0' then redis.call('PERSIST', key) else redis.call('EXPIRE', key, ARGV[1]) end
+end
+return token
 """
 
 
@@ -55,10 +100,14 @@ def remote_name(bot: str | None) -> str | None:
 
 
 class BotAccounts:
-    def __init__(self, conn, prefix: str):
+    def __init__(self, conn, prefix: str, idle_ttl_s: int = Settings.bot_idle_ttl_s):
         self.r = conn
         self.prefix = prefix
+        self.idle_ttl_s = idle_ttl_s  # 0: accounts never expire
         self._record = conn.register_script(_RECORD)
+        self._wake_script = conn.register_script(_WAKE)
+        self._touch = conn.register_script(_TOUCH)
+        self._touched: dict[str, float] = {}  # name -> when this process last refreshed its TTLs (monotonic)
 
     def _account(self, name: str) -> str:
         return f"{self.prefix}:bots:{{{name}}}"
@@ -78,28 +127,79 @@ class BotAccounts:
     def _index(self) -> str:
         return f"{self.prefix}:bot-names"
 
+    def _reservation(self, name: str) -> str:
+        return f"{self.prefix}:bot-fold:{folded(name)}"
+
+    def _own_keys(self, name: str) -> list[str]:
+        return [self._account(name), self._games(name), self._wake(name), self._results(name)]
+
     def register(self, name: str) -> str | None:
-        """A new bot's token (shown once), or None when the name is taken."""
+        """A new bot's token (shown once), or None when the name, or one folding the same, is taken."""
         token = new_token("bot")
         hashed = digest(token)
-        if not self.r.hsetnx(self._account(name), "token", hashed):
+        ttl = self.idle_ttl_s or None
+        if not self.r.set(self._reservation(name), name, nx=True, ex=ttl):
             return None
-        self.r.hset(self._account(name), "created", time.time())
-        self.r.set(self._by_token(hashed), name)
-        self.r.zadd(self._index(), {name: int(time.time() * 1000)})
+        try:
+            if not self.r.hsetnx(self._account(name), "token", hashed):
+                return None  # an account of this very name from before reservations: the reservation is its now
+            self.r.hset(self._account(name), "created", time.time())
+            if ttl:
+                self.r.expire(self._account(name), ttl)
+            self.r.set(self._by_token(hashed), name, ex=ttl)
+            self.r.zadd(self._index(), {name: int(time.time() * 1000)})
+        except redis.RedisError:
+            self._unregister(name, hashed)  # no half-made account holds the name
+            raise
         return token
+
+    def _unregister(self, name: str, hashed: str) -> None:
+        try:
+            self.r.delete(self._reservation(name), self._by_token(hashed))
+            if self.r.hget(self._account(name), "token") == hashed:
+                self.r.delete(self._account(name))
+        except redis.RedisError:
+            log.exception("bot @%s: could not undo a failed registration", name)
 
     def exists(self, name: str) -> bool:
         return bool(self.r.exists(self._account(name)))
 
     def name_of(self, token: str) -> str | None:
-        """The bot a bearer token belongs to, or None."""
+        """The bot a bearer token belongs to, or None. Using the token keeps the bot from expiring."""
         if not token.startswith("bot_"):
             return None
-        return self.r.get(self._by_token(digest(token)))
+        name = self.r.get(self._by_token(digest(token)))
+        if name is not None:
+            self.touch(name)
+        return name
+
+    def touch(self, name: str, force: bool = False) -> None:
+        """Restart the idle TTL of the bot's keys (at most every TOUCH_EVERY_S, unless ``force``) and move it to
+        the front of the listing. Best effort: a bot whose TTL was not refreshed now is refreshed next time."""
+        now = time.monotonic()
+        every = min(TOUCH_EVERY_S, self.idle_ttl_s / 10) if self.idle_ttl_s else TOUCH_EVERY_S
+        if not force and now - self._touched.get(name, -math.inf) < every:
+            return
+        if len(self._touched) > 10_000:
+            self._touched.clear()
+        self._touched[name] = now
+        ttl = self.idle_ttl_s
+        try:
+            hashed = self._touch(keys=self._own_keys(name), args=[ttl])
+            if hashed is None:
+                return
+            for key in (self._by_token(hashed), self._reservation(name)):
+                if ttl:
+                    self.r.expire(key, ttl)
+                else:
+                    self.r.persist(key)
+            self.r.zadd(self._index(), {name: int(time.time() * 1000)})
+        except redis.exceptions.ResponseError:  # e.g. out of memory: the request itself may still be served
+            log.warning("bot @%s: could not refresh its expiry", name, exc_info=True)
 
     def seat(self, name: str, gid: str) -> None:
         self.r.zadd(self._games(name), {gid: int(time.time() * 1000)})
+        self.touch(name, force=True)  # a seat is activity, and the games set is new to its TTL
 
     def games(self, name: str) -> list[str]:
         return list(self.r.zrange(self._games(name), 0, -1))
@@ -108,7 +208,7 @@ class BotAccounts:
         self.r.zrem(self._games(name), gid)
 
     def wake(self, name: str, gid: str, seq: int) -> None:
-        self.r.xadd(self._wake(name), {"game": gid, "seq": seq}, maxlen=WAKE_MAX, approximate=True)
+        self._wake_script(keys=[self._account(name), self._wake(name)], args=[gid, seq, WAKE_MAX])
 
     def last_wake(self, name: str) -> str:
         last = self.r.xrevrange(self._wake(name), count=1)
@@ -132,23 +232,27 @@ class BotAccounts:
                  "place": place, "points": points, "finished_at": round(finished_at, 3)}
         added = self._record(keys=[self._account(name), self._results(name)],
                              args=[entry_id, json.dumps(entry), RESULTS_MAX, place, points])
-        self.r.zadd(self._index(), {name: int(finished_at * 1000)})  # bots registered before the index join it here
-        return bool(added)
+        if added != -1:  # bots registered before the index join it here
+            self.r.zadd(self._index(), {name: int(finished_at * 1000)})
+        return added == 1
 
     def listing(self, limit: int, recent: int) -> dict:
         """The registered bots, most recently active first: each with its all-time summary and its ``recent``
-        newest results. Never a token or its hash."""
+        newest results. Never a token or its hash, nor a bot that expired."""
+        if self.idle_ttl_s:
+            self.r.zremrangebyscore(self._index(), "-inf", int((time.time() - self.idle_ttl_s) * 1000))
         index = self.r.zrevrange(self._index(), 0, limit - 1)
         pipe = self.r.pipeline(transaction=False)
         for name in index:
             pipe.hmget(self._account(name), "created", "deals", "place_sum", "points_sum")
             pipe.lrange(self._results(name), 0, recent - 1)
         answers = pipe.execute() if index else []
-        bots = []
+        bots, gone = [], []
         for i, name in enumerate(index):
             (created, deals, place_sum, points_sum), items = answers[2 * i], answers[2 * i + 1]
             if created is None:
-                continue  # not an account (never expected: accounts are not deleted)
+                gone.append(name)  # expired, with its results
+                continue
             deals = int(deals or 0)
             results = []
             for item in items:
@@ -161,4 +265,6 @@ class BotAccounts:
                          "points": int(points_sum or 0),
                          "mean_points": round(int(points_sum or 0) / deals, 3) if deals else None,
                          "recent": results})
+        if gone:
+            self.r.zrem(self._index(), *gone)
         return {"count": self.r.zcard(self._index()), "bots": bots}

@@ -7,6 +7,7 @@ what plays a move not answered in time (``pass`` where legal, else the greedy po
 from __future__ import annotations
 
 import time
+from typing import TypeGuard
 
 import referee as engine
 
@@ -18,7 +19,7 @@ MAX_AWAY_AFTER = 100
 FALLBACKS = ("pass", "greedy")
 
 
-def worker_bot(bot: str | None) -> bool:
+def worker_bot(bot: str | None) -> TypeGuard[str]:
     """A seat played by an RQ worker (a strategy name), not by a human or a registered bot (``@name``)."""
     return bool(bot) and remote_name(bot) is None
 

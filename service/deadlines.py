@@ -53,14 +53,15 @@ class DeadlineKeeper:
             return 0
         fired = 0
         for (gid, score), st in zip(due, self.store.turn_status([gid for gid, _ in due])):
-            waiting = st.seq is not None and st.owed == st.seq and st.deadline is not None and st.tries == 0
-            if waiting and st.deadline > now:
-                self.deadlines.add(gid, st.deadline)  # a later turn of the game: look again then
-                continue
-            if waiting and self.store.claim_retry(gid, st.seq, 0):
-                jid = self.scheduler.schedule(gid, st.seq, 1)
-                fired += 1
-                log.info("game %s: the registered bot's deadline at seq %d passed; enqueued %s", gid, st.seq, jid)
+            seq, deadline = st.seq, st.deadline
+            if seq is not None and st.owed == seq and deadline is not None and st.tries == 0:  # still waiting
+                if deadline > now:
+                    self.deadlines.add(gid, deadline)  # a later turn of the game: look again then
+                    continue
+                if self.store.claim_retry(gid, seq, 0):
+                    jid = self.scheduler.schedule(gid, seq, 1)
+                    fired += 1
+                    log.info("game %s: the registered bot's deadline at seq %d passed; enqueued %s", gid, seq, jid)
             self.deadlines.drop(gid, score)
         return fired
 

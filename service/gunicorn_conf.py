@@ -3,6 +3,8 @@ import os
 
 from gunicorn.glogging import Logger
 
+from service.settings import Settings
+
 
 def child_exit(server, worker):
     # a dead worker's live gauges (open streams) must leave the multiprocess aggregate
@@ -23,11 +25,15 @@ class _Logger(Logger):
 
 logger_class = _Logger
 
+# each request is read whole by the worker's loop before a thread serves it: slow senders hold no thread
+# (service/http_worker.py); an explicit --worker-class on the command line would override it
+worker_class = "service.http_worker.BufferingWorker"
+threads = Settings.from_env().gunicorn_threads
+
 
 def post_fork(server, worker):
     from referee.memo import relax_gc
     from service import logs
-    from service.settings import Settings
 
     relax_gc()
     # under load the CPU goes to owed bot turns first: a bot seat keeps its budget however busy the API is

@@ -19,7 +19,7 @@ import time
 from . import metrics
 from .periodic import repeat
 from .scheduler import BotScheduler, job_id
-from .store import GameStore
+from .store import GameStore, TurnStatus
 
 log = logging.getLogger(__name__)
 INDEX_GRACE_S = 60.0  # a gone or finished game stays indexed this long after it was (re)registered
@@ -52,7 +52,7 @@ class BotReaper:
     def _pass(self, batch: list[tuple[str, float]], counts: dict) -> None:
         now = self.clock()
         counts["games"] += len(batch)
-        due = []
+        due: list[tuple[str, int, TurnStatus]] = []
         for (gid, score), st in zip(batch, self.store.turn_status([gid for gid, _ in batch])):
             if st.seq is None or (st.over and st.owed is None):
                 # gone (deleted, expired, or its creation never finished) or nobody can act: unless it was
@@ -61,26 +61,26 @@ class BotReaper:
                     counts["forgotten"] += 1
                 continue
             if st.owed is not None and st.owed == st.seq and now >= due_at(st, self.grace_s):
-                due.append((gid, st))
+                due.append((gid, st.owed, st))
         if not due:
             return
-        alive = self.scheduler.live([job_id(gid, st.seq, st.tries) for gid, st in due])
-        for (gid, st), ok in zip(due, alive):
+        alive = self.scheduler.live([job_id(gid, seq, st.tries) for gid, seq, st in due])
+        for (gid, seq, st), ok in zip(due, alive):
             if ok:
                 continue
             if st.tries >= self.max_retries:
-                if (gid, st.seq) not in self._given_up:
-                    self._given_up.add((gid, st.seq))
+                if (gid, seq) not in self._given_up:
+                    self._given_up.add((gid, seq))
                     log.error("game %s: the bot turn at seq %d failed %d retries; not retrying it again",
-                              gid, st.seq, st.tries)
+                              gid, seq, st.tries)
                 counts["given_up"] += 1
                 continue
-            if self.store.claim_retry(gid, st.seq, st.tries):
-                jid = self.scheduler.schedule(gid, st.seq, st.tries + 1)
+            if self.store.claim_retry(gid, seq, st.tries):
+                jid = self.scheduler.schedule(gid, seq, st.tries + 1)
                 counts["retried"] += 1
                 metrics.BOT_RETRIES.inc()
                 log.warning("game %s: the bot turn at seq %d had no live job (%s); enqueued %s",
-                            gid, st.seq, job_id(gid, st.seq, st.tries), jid)
+                            gid, seq, job_id(gid, seq, st.tries), jid)
 
 
 def due_at(st, grace_s: float) -> float:

@@ -53,9 +53,9 @@ def decoding(conn: redis.Redis) -> redis.Redis:
                        retry=_retry())
 
 
-def start_embedded(data_dir: str, appendfsync: str = "everysec") -> EmbeddedRedis:
+def start_embedded(data_dir: str, appendfsync: str = "everysec", maxmemory_mb: int = 0) -> EmbeddedRedis:
     """The embedded server of ``data_dir``: joined if a live process owns it, else started and owned by this one."""
-    server = EmbeddedRedis(data_dir, appendfsync)
+    server = EmbeddedRedis(data_dir, appendfsync, maxmemory_mb)
     try:
         server.start()
     except OwnedElsewhere:

@@ -1,7 +1,8 @@
 """Enqueueing bot turns on RQ, and what the reaper asks RQ: is a bot turn's job still alive?
 
 Owed turns are played oldest first across games: RQ's queue is first in, first out, and a reaper's retry (a turn
-owed for a while already) goes to its front. ``backlog()`` is what the API's back-pressure and /metrics read.
+owed for a while already) goes to its front. ``queued_turns()`` is what the API's back-pressure reads,
+``backlog()`` what /metrics reads.
 
 Job ids: ``bot-<game>-<seq>`` for the job scheduled by the write that made the turn owed, then
 ``bot-<game>-<seq>-r<n>`` for the reaper's n-th retry (a new id each time: a dead job stays inspectable in
@@ -10,7 +11,7 @@ RQ's registries, and a job that never reached the queue needs no requeue).
 from __future__ import annotations
 
 import time
-from datetime import timezone
+from datetime import datetime, timezone
 
 from rq import Queue
 from rq.job import Job, JobStatus
@@ -25,6 +26,16 @@ _WAITING = {JobStatus.CREATED, JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.S
 def job_id(game_id: str, seq: int, tries: int = 0) -> str:
     base = f"bot-{game_id}-{seq}"
     return f"{base}-r{tries}" if tries else base
+
+
+def game_of(jid: str) -> str | None:
+    """The game id in a bot turn's job id (see ``job_id``)."""
+    parts = jid.split("-")
+    return parts[1] if len(parts) >= 3 and parts[0] == "bot" else None
+
+
+def _epoch(stamp: bytes) -> float:
+    return datetime.strptime(stamp.decode(), "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc).timestamp()
 
 
 class BotScheduler:
@@ -47,6 +58,22 @@ class BotScheduler:
         if job is None or job.enqueued_at is None:
             return depth, 0.0
         return depth, max(0.0, time.time() - job.enqueued_at.replace(tzinfo=timezone.utc).timestamp())
+
+    def queued_turns(self, limit: int) -> tuple[int, list[tuple[str, float]]]:
+        """(owed turns waiting in the queue, the game id and enqueue time in epoch seconds of the first ``limit``)."""
+        pipe = self.conn.pipeline(transaction=False)
+        pipe.llen(self.queue.key)
+        pipe.lrange(self.queue.key, 0, limit - 1)
+        depth, ids = pipe.execute()
+        for jid in ids:
+            pipe.hget(Job.key_for(jid.decode()), "enqueued_at")
+        stamps = pipe.execute() if ids else []
+        now, out = time.time(), []
+        for jid, stamp in zip(ids, stamps):
+            game = game_of(jid.decode())
+            if game is not None:
+                out.append((game, _epoch(stamp) if stamp else now))
+        return int(depth), out
 
     def workers(self) -> int:
         """RQ workers registered on this queue (a worker that died unregisters within its heartbeat's TTL)."""
@@ -81,13 +108,13 @@ class BotScheduler:
         alive = dict(zip((j.id for j in running), answers[:len(running)]))
         in_queue = dict(zip((j.id for j in queued), answers[len(running):]))
         out = []
-        for j in jobs:
-            if j is None:
+        for job in jobs:
+            if job is None:
                 out.append(False)  # never enqueued (the appender died first) or long expired
-            elif j.id in alive:
-                out.append(bool(alive[j.id]))
-            elif j.id in in_queue:
-                out.append(in_queue[j.id] is not None)
+            elif job.id in alive:
+                out.append(bool(alive[job.id]))
+            elif job.id in in_queue:
+                out.append(in_queue[job.id] is not None)
             else:
-                out.append(j.get_status(refresh=False) in _WAITING)
+                out.append(job.get_status(refresh=False) in _WAITING)
         return out

@@ -5,7 +5,10 @@ Every numeric setting below is read from ``REFEREE_<NAME>`` (e.g. ``REFEREE_GAME
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
+
+
+MC_DEFAULT_BUDGET_MS = 200.0  # workers/bots/mc.py's default (a test checks they agree): the service cannot import it
 
 
 @dataclass(frozen=True)
@@ -17,6 +20,8 @@ class Settings:
     storage_label: str | None = None  # what /healthz reports; set by `serve` for its children
     redis_cluster_nodes: str | None = None  # host:port[,…]: games live in this Redis Cluster, REDIS_URL has the queue
     appendfsync: str = "everysec"  # the embedded Redis's fsync policy (docs/deploy.md)
+    # the key of served games' seeds (service/seeds.py); unset: <data_dir>/seed.secret. Never in a repr or a log
+    seed_secret: str | None = field(default=None, repr=False)
     # durability of bot turns (docs/store.md)
     reaper_interval_s: float = 2.0      # how often every `referee worker` looks for owed bot turns without a live job
     reaper_grace_s: float = 5.0         # an owed turn younger than this is left to the process that appended it
@@ -38,6 +43,7 @@ class Settings:
     # bot seats under load (docs/deploy.md "Bot workers")
     bot_workers: int = 0                # bot worker processes `referee serve` starts (0: one per CPU core)
     bots_busy_wait_s: float = 0.2       # new games with bot seats get 503 bots_busy while owed turns wait longer
+    bot_workers_started: int = 0        # set by `referee serve` for its children: the gate counts them while they register
     http_nice: int = 5                  # the API processes run this much nicer than the bot workers (0: as nice)
     # test hook: sleep this long between a proposal's append and the enqueue (or deadline) of the bot turn it made owed
     fault_pause_after_append_s: float = 0.0
@@ -49,24 +55,38 @@ class Settings:
     max_name_chars: int = 40             # a player's name (printable, one line)
     max_url_chars: int = 4096            # longer path+query gets 414 url_too_long
     rate_window_s: int = 60              # the rate limits count per window
-    rate_create_per_address: int = 120   # POST /v1/games per client address
+    rate_create_per_address: int = 120   # POST /v1/games and POST …/deals per client address
+    rate_record_bytes: int = 16_384      # a record import counts one more create per started this many body bytes
     rate_moves_per_token: int = 600      # moves and what-ifs per bearer token
     rate_moves_per_address: int = 3000   # moves and judging per client address
     trusted_proxies: int = 0             # X-Forwarded-For hops to trust for the address
     sse_max_streams: int = 16            # open event streams per API process, bots' streams included (503 beyond)
+    sse_bot_streams: int = 4             # more stream slots per API process that only bots' streams may take
+    sse_streams_per_token: int = 4       # open streams per bearer token and API process (429 beyond)
+    sse_streams_per_address: int = 8     # open streams per client address and API process (429 beyond)
     bot_registration: int = 1            # 0: POST /v1/bots is refused (403 bot_registration_closed)
     rate_bots_per_address: int = 10      # POST /v1/bots per client address
     http_threads: int = 8                # gunicorn threads kept for everything but streams
+    request_read_timeout_s: float = 30.0  # a request's headers and body must arrive whole within this (408 beyond)
+    redis_maxmemory_mb: int = 1024       # the embedded Redis's maxmemory, policy noeviction (0: unbounded)
+    storage_full_fraction: float = 0.9   # above this share of maxmemory: 507 storage_full on anything new (0: off)
+    storage_cap_mb: int = 0              # the limit that share counts against on a Redis without maxmemory (0: none)
+    bot_idle_ttl_s: int = 90 * 24 * 3600  # a registered bot unused this long expires, name and token too (0: never)
+
+    @property
+    def mc_turn_budget_ms(self) -> float:
+        """An `mc` seat's budget per turn in served games: the setting, else the bot's own default."""
+        return self.mc_budget_ms if self.mc_budget_ms is not None else MC_DEFAULT_BUDGET_MS
 
     @property
     def gunicorn_threads(self) -> int:
-        """Streams hold a thread each: the cap's worth on top of the threads for ordinary requests."""
-        return self.http_threads + self.sse_max_streams
+        """Streams hold a thread each: the caps' worth on top of the threads for ordinary requests."""
+        return self.http_threads + self.sse_max_streams + self.sse_bot_streams
 
     @classmethod
     def from_env(cls, **overrides) -> "Settings":
         env = os.environ.get
-        values = dict(
+        values: dict[str, object] = dict(
             redis_url=env("REDIS_URL") or None,
             data_dir=env("REFEREE_DATA_DIR", "./.referee-data"),
             key_prefix=env("REFEREE_KEY_PREFIX", "referee"),
@@ -74,6 +94,7 @@ class Settings:
             storage_label=env("REFEREE_STORAGE") or None,
             redis_cluster_nodes=env("REDIS_CLUSTER_NODES") or None,
             appendfsync=env("REFEREE_APPENDFSYNC", "everysec"),
+            seed_secret=env("REFEREE_SEED_SECRET") or None,
         )
         for f in fields(cls):
             kind = _NUMBER_KINDS.get(f.name) or type(f.default)
@@ -88,7 +109,7 @@ class Settings:
             except ValueError:
                 raise ValueError(f"{var}={raw!r} is not a number") from None
         values.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(**values)
+        return cls(**values)  # type: ignore[arg-type]  # each value read as its field's kind above
 
 
 _NUMBER_KINDS = {"mc_budget_ms": float, "mc_playouts": int}  # settings whose default (None) says nothing of the kind

@@ -5,9 +5,13 @@ game is one Lua script over those keys only (never a key of another game):
 
 - ``<prefix>:{<id>}:meta`` hash: ``seq``, ``state`` (the snapshot), token hashes, ``bots``, ``botcfg`` (the
   registered bots' budget settings, JSON), ``over`` (1 when nobody can act: the deal is over), ``miss<seat>``
-  (a registered bot seat's fallback moves in a row), and while a bot seat owes a move: ``owed`` (= seq),
-  ``owed_at``, ``tries``, and when only registered bots owe it: ``deadline`` (epoch seconds) and ``fallback``
-  (``timeout``, or ``away`` when the deadline was at once);
+  (a registered bot seat's fallback moves in a row), ``fallbacks`` (JSON: per registered seat, its fallback
+  moves by kind), ``resigned`` (JSON: the seats whose bot resigned), ``deals`` (the match's length, if set),
+  ``challenge`` (``pending``, ``accepted`` or ``declined``: a game seating registered bots moves only once every
+  one of them accepted, service/challenges.py) and ``chal`` (JSON: each bot's answer, the expiry, who declined and
+  why), and while a bot seat owes a move: ``owed`` (= seq), ``owed_at``, ``tries``, and when only registered
+  bots owe it: ``deadline`` (epoch seconds) and ``fallback`` (``timeout``, ``away`` or ``resigned`` when the
+  deadline was at once);
 - ``<prefix>:{<id>}:log`` stream of the applied events, never trimmed: the event with ``seq = s`` has id
   ``(s+1)-0`` (stream ids must be > 0-0);
 - ``<prefix>:{<id>}:audit`` stream of rejected proposals, trimmed (``XADD MAXLEN ~``): the k-th proposal
@@ -29,6 +33,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import redis
 
@@ -68,14 +73,29 @@ local function snapshot(before, last, state, every)
   end
 end
 -- The bot turn a write leaves owed (service/bot_turns.py builds ``plan``): first the move's own seat's count
--- of fallback moves in a row (+1 for a fallback, 0 for any other move), then who owes. A worker seat's turn is
--- played at once by the job the caller enqueues; a turn only registered bots owe gets a deadline, now + the
--- budget, or now itself when one of them is away (that many fallbacks in a row). Returns the deadline or ''.
+-- of fallback moves in a row (+1 for a fallback, 0 for any other move) and of fallbacks by kind, then who owes. A
+-- worker seat's turn is played at once by the job the caller enqueues; a turn only registered bots owe gets a
+-- deadline, now + the budget, or now itself when one of them resigned or is away (that many fallbacks in a
+-- row). Returns the deadline or ''.
+local function count_fallback(seat, kind)
+  local all = cjson.decode(redis.call('HGET', KEYS[1], 'fallbacks') or '{}')
+  local mine = all[tostring(seat)] or {}
+  mine[kind] = (mine[kind] or 0) + 1
+  all[tostring(seat)] = mine
+  redis.call('HSET', KEYS[1], 'fallbacks', cjson.encode(all))
+end
+local function resigned(seat)
+  for _, s in ipairs(cjson.decode(redis.call('HGET', KEYS[1], 'resigned') or '[]')) do
+    if s == seat then return true end
+  end
+  return false
+end
 local function owe(plan, seq, now)
   local p = cjson.decode(plan)
   if p.miss then
     local field = 'miss' .. p.miss[1]
     if p.miss[2] == 'inc' then redis.call('HINCRBY', KEYS[1], field, 1) else redis.call('HSET', KEYS[1], field, 0) end
+    if p.miss[3] then count_fallback(p.miss[1], p.miss[3]) end
   end
   if p.worker then
     redis.call('HSET', KEYS[1], 'owed', seq, 'owed_at', now, 'tries', 0)
@@ -89,7 +109,8 @@ local function owe(plan, seq, now)
   local why, deadline = 'timeout', tonumber(now) + p.budget_ms / 1000
   for _, seat in ipairs(p.remote) do
     local misses = tonumber(redis.call('HGET', KEYS[1], 'miss' .. seat) or '0')
-    if p.away_after > 0 and misses >= p.away_after then why, deadline = 'away', tonumber(now) end
+    if resigned(seat) then why, deadline = 'resigned', tonumber(now)
+    elseif p.away_after > 0 and misses >= p.away_after and why ~= 'resigned' then why, deadline = 'away', tonumber(now) end
   end
   deadline = string.format('%.3f', deadline)
   redis.call('HSET', KEYS[1], 'owed', seq, 'owed_at', now, 'tries', 0, 'deadline', deadline, 'fallback', why)
@@ -97,13 +118,14 @@ local function owe(plan, seq, now)
 end
 """
 
-# ARGV: state, table, seats, bots, plan, over, now, ttl, ttl_over, snapshot_every, bot settings, n, then n (seq,
-# state) replay snapshots before the last event (an imported record's), then (seq, event) pairs. The log starts
-# with game_created (seq 0), as good a start for a replay as a snapshot at 0.
+# ARGV: state, table, seats, bots, plan, over, now, ttl, ttl_over, snapshot_every, bot settings, challenge status
+# ('' for none), challenge (JSON), deals ('' for open), n, then n (seq, state) replay snapshots before the last event
+# (an imported record's), then (seq, event) pairs. The log starts with game_created (seq 0), as good a start for a
+# replay as a snapshot at 0.
 _CREATE = _LIB + """
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('game exists') end
-local first = 13 + 2 * tonumber(ARGV[12])
-for i = 13, first - 1, 2 do
+local first = 16 + 2 * tonumber(ARGV[15])
+for i = 16, first - 1, 2 do
   redis.call('XADD', KEYS[7], (tonumber(ARGV[i]) + 1) .. '-0', 'state', ARGV[i + 1])
 end
 local last = -1
@@ -113,6 +135,8 @@ for i = first, #ARGV, 2 do
 end
 redis.call('HSET', KEYS[1], 'seq', last, 'state', ARGV[1], 'rk', 0, 'table', ARGV[2], 'seats', ARGV[3],
            'bots', ARGV[4], 'over', ARGV[6], 'botcfg', ARGV[11])
+if ARGV[12] ~= '' then redis.call('HSET', KEYS[1], 'challenge', ARGV[12], 'chal', ARGV[13]) end
+if ARGV[14] ~= '' then redis.call('HSET', KEYS[1], 'deals', ARGV[14]) end
 snapshot(0, last, ARGV[1], ARGV[10])
 local deadline = owe(ARGV[5], last, ARGV[7])
 refresh(ARGV[6], ARGV[8], ARGV[9])
@@ -129,6 +153,8 @@ if ARGV[8] ~= '' then
   if prior then return {2, cur, prior} end
 end
 if cur ~= tonumber(ARGV[1]) then return {0, cur, redis.call('HGET', KEYS[1], 'state')} end
+local challenge = redis.call('HGET', KEYS[1], 'challenge')
+if challenge and challenge ~= 'accepted' then return {-2, cur, challenge} end
 local last = cur
 for i = 12, #ARGV, 2 do
   local s = tonumber(ARGV[i])
@@ -267,7 +293,9 @@ class GameStore:
     def __init__(self, conn: redis.Redis, prefix: str = "referee", *, ttl_s: int = 7 * 24 * 3600,
                  ttl_over_s: int = 24 * 3600, audit_max: int = 1000, idempotency_keys: int = 200,
                  snapshot_every: int = 200):
-        self.r = conn  # a redis.Redis or a redis.cluster.RedisCluster (decode_responses=True)
+        # a redis.Redis or a redis.cluster.RedisCluster, decode_responses=True: redis-py's annotations know neither
+        # that replies are then str nor which of the two it is, so replies are checked where they are read
+        self.r: Any = conn
         self.prefix = prefix
         self.ttl_s, self.ttl_over_s = int(ttl_s), int(ttl_over_s)
         self.audit_max, self.idempotency_keys = int(audit_max), int(idempotency_keys)
@@ -375,7 +403,7 @@ class GameStore:
     def reject(self, gid: str, expected_seq: int, audit: dict, idem: tuple[str, dict] | None = None) -> Written:
         """Store a rejected proposal in the (capped) audit stream iff the game still stands at ``expected_seq``."""
         digest, answer = idem or ("", None)
-        args = [expected_seq, json.dumps(audit), self.audit_max, self.ttl_s, self.ttl_over_s,
+        args: list[str | int] = [expected_seq, json.dumps(audit), self.audit_max, self.ttl_s, self.ttl_over_s,
                 digest, json.dumps(answer) if digest else "", self.idempotency_keys]
         return self._written(self._reject(keys=self.keys(gid), args=args))
 
@@ -443,6 +471,13 @@ class GameStore:
         if not res:
             return []
         return [LogEntry(f["kind"], sid, json.loads(f["data"])) for sid, f in res[0][1]]
+
+    def bots_of(self, gids: list[str]) -> dict[str, list[str | None]]:
+        """Each game's ``bots`` (a game gone has none), in one round trip."""
+        pipe = self.r.pipeline(transaction=False)
+        for gid in gids:
+            pipe.hget(self._meta(gid), "bots")
+        return {gid: json.loads(bots or "[]") for gid, bots in zip(gids, pipe.execute())}
 
     # --- the reaper's view --------------------------------------------------
     def bot_games(self, batch: int = 200):

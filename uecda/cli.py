@@ -60,7 +60,7 @@ def cmd_server(args) -> int:
     embedded = None
     url = settings.redis_url
     if not url:
-        embedded = start_embedded(settings.data_dir)
+        embedded = start_embedded(settings.data_dir, settings.appendfsync, settings.redis_maxmemory_mb)
         url = embedded_url(embedded)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
     out = open(os.devnull, "w") if args.quiet else sys.stdout

@@ -26,7 +26,11 @@ def register(subparsers) -> None:
                    help="play on this running referee (e.g. http://127.0.0.1:8000): its workers play the built-in "
                         "bots with its settings; needed for @name seats")
     t.add_argument("--deals", type=int, default=100)
-    t.add_argument("--seed", type=int, default=1)
+    t.add_argument("--seed", type=int, default=None,
+                   help="in this process: what every deal and decision is drawn from by public code (default 1: "
+                        "anyone who knows it can recompute the deals); with --server: the league's seed, dealt from "
+                        "only as keyed with the server's secret (default: a fresh unguessable one, printed at the "
+                        "end; the same seed on the same server deals the same hands again, so keep it from the seats)")
     t.add_argument("--rules", type=json.loads, default=None, help='overrides as JSON, e.g. \'{"jack_back": true}\'')
     t.add_argument("--match-deals", type=int, default=10, help="deals per match (the exchange carries over)")
     t.add_argument("--processes", type=int, default=None, help="parallel processes (default: the CPU count; "
@@ -57,7 +61,8 @@ def cmd_worker(args) -> int:
     embedded = None
     url = settings.redis_url
     if not url:
-        embedded = start_embedded(settings.data_dir, settings.appendfsync)  # joins a running serve's
+        embedded = start_embedded(settings.data_dir, settings.appendfsync,  # joins a running serve's
+                                  settings.redis_maxmemory_mb)
         url = embedded_url(embedded)
     cls = PromptForkWorker if args.fork else PromptSimpleWorker
     worker = cls([settings.queue_name], connection=connect(url, decode=False))
@@ -119,7 +124,8 @@ def tournament_command(args) -> int:
         mc["budget_ms"] = args.mc_budget_ms
     if args.mc_playouts is not None:
         mc["playouts"] = args.mc_playouts
-    summary = run(args.preset, seats, args.deals, args.seed, rules=args.rules, match_deals=args.match_deals,
+    seed = 1 if args.seed is None else args.seed  # public: the engine alone, no secret to key it with
+    summary = run(args.preset, seats, args.deals, seed, rules=args.rules, match_deals=args.match_deals,
                   processes=args.processes, options={"mc": mc}, show_progress=not args.no_progress)
     print(table(summary))
     print(json.dumps(last_line(summary)))
@@ -147,6 +153,9 @@ def _league(args, seats: list[str]) -> int:
         print("\nleague stopped: interrupted; its unfinished games are deleted", file=sys.stderr)
         return 130
     print(f"league on {summary['server']}: games {' '.join(summary['games'])}")
+    print(f"league seed {summary['seed']} (--seed {summary['seed']} deals the same hands again on this server; "
+          "keep it from the seats until the deals are played)")
     print(table(summary))
-    print(json.dumps({**last_line(summary), "server": summary["server"], "games": summary["games"]}))
+    print(json.dumps({**last_line(summary), "server": summary["server"], "games": summary["games"],
+                      "seed": summary["seed"]}))
     return 0

@@ -12,6 +12,7 @@ import referee as engine
 from rq import get_current_job
 
 from service import logs, metrics
+from service.backpressure import remaining_ms, shared_ms
 from service.errors import NotFound
 from service.bot_accounts import remote_name
 from service.bot_turns import away, fallback_due
@@ -43,6 +44,7 @@ def store_connection(raw):
 
 def play_bot_turn(game_id: str, seq: int, key_prefix: str, queue_name: str) -> dict:
     job = get_current_job()
+    assert job is not None, "play_bot_turn runs as an RQ job"
     raw = job.connection
     logs.reset(game_id=game_id, seq=seq, job=job.id)
     settings = Settings.from_env(key_prefix=key_prefix, queue_name=queue_name)
@@ -83,7 +85,7 @@ def play_owed(service: GameService, game_id: str, seq: int, settings: Settings, 
     them is not late either."""
     status = service.store.turn_status([game_id])[0]
     owed_at = status.owed_at if status.owed == seq and status.owed_at else clock()
-    full_ms = settings.mc_budget_ms if settings.mc_budget_ms is not None else bots.get("mc").budget_ms
+    full_ms = settings.mc_turn_budget_ms
     if backlog is None:
         backlog = (service.scheduler.queue.count, service.scheduler.workers())
     left_ms = shared_ms(remaining_ms(full_ms, owed_at, clock()), *backlog)
@@ -106,16 +108,6 @@ def warm_up() -> None:
     seat = engine.actors(state)[0]
     for name in bots.names():
         ask(_bot(name, None, None), state, seat, random.Random(0), history=[], legal=engine.legal_moves(state, seat))
-
-
-def remaining_ms(budget_ms: float, owed_at: float, now: float) -> float:
-    return max(0.0, budget_ms - 1000.0 * max(0.0, now - owed_at))
-
-
-def shared_ms(left_ms: float, queued: int, workers: int) -> float:
-    """This turn's part of ``left_ms`` when ``queued`` turns wait behind it for ``workers`` workers: each worker
-    has queued/workers more turns to play within about the same time."""
-    return left_ms / (1.0 + max(0, queued) / max(1, workers))
 
 
 def bot_within(name: str, left_ms: float, full_ms: float, playouts: int | None):

@@ -16,6 +16,7 @@ The client speaks plain HTTP (requests): it imports nothing of the service.
 from __future__ import annotations
 
 import json
+import secrets
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -27,6 +28,13 @@ from .tournament import match_seed, progress, summarize
 RETRIES = 8  # lost connections and 429/502/503/504 (a busy server): retried after Retry-After, then given up
 STREAM_WAIT_S = 20  # the event stream closes after this long without an event; the league reconnects
 MAX_NAME = 40
+SEED_BITS = 63  # a league's seed and its matches' seeds: int64, and too many to try
+
+
+def draw_seed() -> int:
+    """A league's seed when none is given: unguessable, so no one can create games with its matches' seeds on the
+    server to look their deals up (the server keys a seed with its secret, but deals the same seed alike)."""
+    return secrets.randbits(SEED_BITS)
 
 
 class LeagueError(Exception):
@@ -142,7 +150,7 @@ def play_match(server: Server, task: dict, on_deal=None, stop: threading.Event |
     labels = [seats[(s + rot) % n] for s in range(n)]
     names = player_names(labels)
     players = [{"name": name, "bot": label} for name, label in zip(names, labels)]
-    body = {"preset": task["preset"], "players": players, "seed": match_seed(task["seed"], index)}
+    body = {"preset": task["preset"], "players": players, "seed": match_seed(task["seed"], index, SEED_BITS)}
     if task.get("rules"):
         body["rules"] = task["rules"]
     if stop.is_set():
@@ -191,9 +199,12 @@ def _play_deals(server, task, gid, token, start, labels, names, on_deal, stop) -
     return records
 
 
-def run(server_url: str, preset: str, seats: list[str], deals: int, seed: int, rules=None, match_deals: int = 10,
-        parallel: int = 1, deal_timeout: float = 600.0, show_progress: bool = True, session=None) -> dict:
-    """Play the league; the summary has the shape of an in-process tournament's, plus ``server`` and ``games``."""
+def run(server_url: str, preset: str, seats: list[str], deals: int, seed: int | None = None, rules=None,
+        match_deals: int = 10, parallel: int = 1, deal_timeout: float = 600.0, show_progress: bool = True,
+        session=None) -> dict:
+    """Play the league; the summary has the shape of an in-process tournament's, plus ``server``, ``games`` and
+    ``seed`` (the one given, else a fresh unguessable one: the organiser's to keep from the seats)."""
+    seed = draw_seed() if seed is None else seed
     server = Server(server_url, session)
     server.call("GET", "/healthz")
     tasks, left, index = [], deals, 0
@@ -226,6 +237,6 @@ def run(server_url: str, preset: str, seats: list[str], deals: int, seed: int, r
             raise
         pool.shutdown()
     records = [rec for r in sorted(results, key=lambda r: r["index"]) for rec in r["records"]]
-    return {"server": server.base, "preset": preset, "deals": len(records), "seats": seats,
+    return {"server": server.base, "seed": seed, "preset": preset, "deals": len(records), "seats": seats,
             "bots": summarize(records), "games": [r["game_id"] for r in sorted(results, key=lambda r: r["index"])],
             "records": records, "seconds": round(time.time() - started, 1)}

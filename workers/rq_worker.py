@@ -11,6 +11,7 @@ import time
 
 import redis
 from rq import SimpleWorker, Worker
+from rq.worker import BaseWorker
 
 POLL_S = 1.0
 log = logging.getLogger(__name__)
@@ -24,11 +25,11 @@ def _retry_on_lost_connection(exc: BaseException, pubsub, thread) -> None:
     time.sleep(POLL_S)
 
 
-class _PromptListener:
+class _PromptListener(BaseWorker):
     def subscribe(self) -> None:
         self.pubsub = self.connection.pubsub()
         self.pubsub.subscribe(**{self.pubsub_channel_name: self.handle_payload})
-        self.pubsub_thread = self.pubsub.run_in_thread(sleep_time=POLL_S, daemon=True,
+        self.pubsub_thread = self.pubsub.run_in_thread(  # type: ignore[assignment]  # RQ annotates it Nonesleep_time=POLL_S, daemon=True,
                                                        exception_handler=_retry_on_lost_connection)
 
 

@@ -13,6 +13,7 @@ import multiprocessing
 import random
 import sys
 import time
+from typing import Iterator
 
 from referee import actors, apply, legal_moves, new_game, next_deal, redact_event
 from referee.scoring import standing
@@ -23,8 +24,10 @@ from .bots.observer import ask
 MAX_PLIES_PER_DEAL = 5000
 
 
-def match_seed(seed: int, index: int) -> int:
-    return random.Random(f"tournament:{seed}:{index}").randrange(1 << 31)
+def match_seed(seed: int, index: int, bits: int = 31) -> int:
+    """Match ``index``'s seed, drawn from the tournament's by public code (``bits`` wide: 31 in process, so the
+    published results stay reproducible; a league asks for 63, which no one can enumerate on the server)."""
+    return random.Random(f"tournament:{seed}:{index}").randrange(1 << bits)
 
 
 def play_match(task: dict) -> dict:
@@ -35,7 +38,7 @@ def play_match(task: dict) -> dict:
     rot = index % n
     names = [seats[(s + rot) % n] for s in range(n)]
     bots = [make(name, **options.get(name, {})) for name in names]
-    history_of = [[] if wants_history(b) else None for b in bots]
+    history_of: list[list[dict] | None] = [[] if wants_history(b) else None for b in bots]
     st, events = new_game(preset, rules, [f"{names[s]}@{s}" for s in range(n)], match_seed(seed, index))
     records = []
     for d in range(deals):
@@ -67,9 +70,9 @@ def play_match(task: dict) -> dict:
                 for item in ev.get("outcome", ()) or ():
                     if item.get("kind") == "finish" and item.get("why"):
                         forbidden[item["seat"]] += 1
-                for s in range(n):
-                    if history_of[s] is not None:
-                        history_of[s].append(redact_event(ev, s))
+                for s, history in enumerate(history_of):
+                    if history is not None:
+                        history.append(redact_event(ev, s))
         records.append({"places": [p.place for p in st.players], "bots": names, "forbidden": forbidden})
     return {"index": index, "records": records}
 
@@ -114,6 +117,7 @@ def run(preset: str, seats: list[str], deals: int, seed: int, rules=None, match_
     results, done, started = [], 0, time.time()
     if show_progress:
         progress(0, deals, started)
+    iterator: Iterator[dict]
     if processes <= 1:
         iterator = map(play_match, tasks)
         pool = None

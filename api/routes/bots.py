@@ -7,10 +7,10 @@ import time
 from flask import Blueprint, request
 
 from service.errors import ApiError, Conflict, Forbidden, Unauthorized
-from service.names import name_problem
+from service.names import bot_name_problem
 
 from ..guards import settings
-from ..http import bearer, body, query, respond, service
+from ..http import bearer, body, check_room, query, respond, service
 from ..schemas import BotCreatedSchema, BotListQuery, BotListSchema, BotStreamQuery, RegisterBotSchema
 from ..streams import sse_response
 
@@ -25,12 +25,14 @@ def register():
     if not s.bot_registration:
         raise Forbidden("bot registration is turned off on this server", code="bot_registration_closed")
     name = body(RegisterBotSchema())["name"]
-    problem = name_problem(name, s.max_name_chars)
+    problem = bot_name_problem(name, s.max_name_chars)
     if problem:
-        raise ApiError(problem.replace("a player's name", "a bot's name"), code="bad_name")
+        raise ApiError(problem, code="bad_name")
+    check_room()
     token = service().accounts.register(name)
     if token is None:
-        raise Conflict(f"the bot name {name!r} is taken", code="bot_name_taken")
+        raise Conflict(f"the bot name {name!r} is taken (names are compared without case or width)",
+                       code="bot_name_taken")
     return respond(BotCreatedSchema(), {"name": name, "seat": f"@{name}", "bot_token": token}, 201)
 
 
@@ -60,7 +62,7 @@ def stream():
     last = _last_turn_id()
     wait = query(BotStreamQuery())["wait"]
     svc.bot_returns(name)  # a bot that opens its stream is back at every seat where it was away
-    return sse_response(_turns(svc, name, last, wait), "reconnect later")
+    return sse_response(_turns(svc, name, last, wait), "reconnect later", bot=True)
 
 
 def _turns(svc, name: str, last: str | None, wait: float):

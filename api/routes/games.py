@@ -2,8 +2,8 @@ from flask import Blueprint
 
 from service.bot_turns import with_bot_seats
 from service.errors import ApiError
-from ..guards import json_body
-from ..http import bearer, body, query, respond, service
+from ..guards import charge_record_bytes, json_body
+from ..http import bearer, body, check_room, query, respond, service
 from ..schemas import (CreatedGameSchema, CreateGameSchema, DealSchema, HandsCorrectionSchema, LegalMovesSchema,
                        SeatQuery, StateSchema)
 
@@ -12,8 +12,10 @@ bp = Blueprint("games", __name__, url_prefix="/v1/games")
 
 @bp.post("")
 def create_game():
+    check_room()
     raw = json_body(record_key="record")
     if isinstance(raw, dict) and "record" in raw:
+        charge_record_bytes()
         others = sorted(k for k in raw if k != "record")
         if others:
             raise ApiError(f"a game created from a record takes nothing else: drop {', '.join(others)}",

@@ -1,6 +1,6 @@
 from flask import Blueprint
 
-from ..http import body, respond
+from ..http import move_body, respond
 from ..schemas import DetachedJudgeSchema, JudgedSchema, move_from
 from service.games import judge_detached
 
@@ -10,6 +10,6 @@ DETACHED_JUDGE, JUDGED = DetachedJudgeSchema(), JudgedSchema()  # built once, no
 
 @bp.post("/v1/judge")
 def judge():
-    data = body(DETACHED_JUDGE)
+    data = move_body(DETACHED_JUDGE, under="move")
     out = judge_detached(data["preset"], data.get("rules"), data["state"], move_from(data["move"]))
     return respond(JUDGED, out)

@@ -3,7 +3,7 @@ from flask import Blueprint, request
 from service.bot_accounts import remote_name
 from service.idempotency import idempotency_key
 
-from ..http import bearer, body, json_answer, respond, service
+from ..http import bearer, json_answer, move_body, respond, service
 from ..schemas import JudgedSchema, MoveRequestSchema, move_from
 
 bp = Blueprint("moves", __name__, url_prefix="/v1/games")
@@ -19,7 +19,7 @@ def propose(game_id):
     rec = svc.snapshot(game_id)
     token = bearer()
     viewer = svc.viewer(rec, token)
-    data = body(MOVE_REQUEST)
+    data = move_body(MOVE_REQUEST)
     _bot_answered(svc, rec, viewer, data.get("seat"))
     move, expected_seq = move_from(data), data.get("expected_seq")
     keyed = idempotency_key(key, token, move, expected_seq) if key is not None else None
@@ -40,5 +40,5 @@ def judge(game_id):
     svc = service()
     rec = svc.load(game_id)
     viewer = svc.viewer(rec, bearer())
-    data = body(MOVE_REQUEST)
+    data = move_body(MOVE_REQUEST)
     return respond(JUDGED, svc.judge(game_id, move_from(data), viewer, rec=rec))

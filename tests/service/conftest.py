@@ -17,6 +17,11 @@ from workers.rq_worker import PromptSimpleWorker
 
 from .helpers import Client
 
+# a fixed seed key (service/seeds.py): a seed deals the same hands on every run of the suite, as tests expect;
+# tests/service/test_seeds.py covers the secret file a server makes without one
+TEST_SEED_SECRET = "tests/service: a fixed key for callers' seeds"
+
+
 @pytest.fixture(scope="session")
 def redis_url():
     yield from real_redis_url("referee-test-redis-")
@@ -30,7 +35,8 @@ def settings(redis_url):
     # tests leave queued without a worker would refuse the next bot game (tests/service/test_load.py tests it)
     s = Settings(redis_url=redis_url, data_dir=tempfile.mkdtemp(), key_prefix=f"referee-test-{tag}",
                  queue_name=f"referee-test-bots-{tag}", rate_create_per_address=0, rate_moves_per_token=0,
-                 rate_moves_per_address=0, bots_busy_wait_s=0, rate_bots_per_address=0)
+                 rate_moves_per_address=0, bots_busy_wait_s=0, rate_bots_per_address=0,
+                 seed_secret=TEST_SEED_SECRET)
     yield s
     cleanup(redis_url, s.key_prefix, s.queue_name)
 

@@ -82,7 +82,7 @@ CASES = [
     ("move-expected-seq-huge", "POST", "/v1/games/{gid}/moves", MOVE % (', "expected_seq": ' + HUGE), {}, 409,
      "stale_seq"),
     ("move-expected-seq-negative", "POST", "/v1/games/{gid}/moves", MOVE % ', "expected_seq": -1', {}, 400,
-     "invalid_request"),
+     "bad_move"),
     # fields the action does not take: never judged, never stored
     ("pass-with-cards", "POST", "/v1/games/{gid}/moves", '{"seat": 0, "action": "pass", "cards": ["H5"]}', {}, 400,
      "bad_move"),

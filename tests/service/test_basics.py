@@ -22,6 +22,30 @@ def test_rules_is_the_engine_catalog(client):
     assert r.json == referee.catalog()
 
 
+class _StrictLoader(yaml.SafeLoader):
+    """A YAML loader that refuses a key given twice in one mapping, as strict loaders (code generators) do."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep)
+
+
+def test_openapi_has_no_key_twice():
+    text = (ROOT / "openapi.yaml").read_text()
+    assert yaml.load(text, Loader=_StrictLoader) == yaml.safe_load(text)
+    try:
+        yaml.load("a:\n  b: 1\n  b: 2\n", Loader=_StrictLoader)
+    except yaml.constructor.ConstructorError as exc:
+        assert "duplicate key 'b'" in str(exc)
+    else:
+        raise AssertionError("the strict loader let a duplicate key through")
+
+
 def test_openapi_validates_and_is_served(client):
     spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
     assert spec["openapi"] == "3.1.0"

@@ -171,7 +171,9 @@ def test_bot_registration_is_rate_limited_and_can_be_turned_off(settings):
 
 
 def test_a_bot_stream_counts_against_the_stream_cap(settings):
-    app, _ = _app(settings, rate_create_per_address=0, sse_max_streams=1)
+    """With no slot kept for bots' streams, a bot's stream takes a shared one like a game's stream
+    (tests/service/test_hostile_clients.py: the kept slots let a bot in when games' streams hold the shared ones)."""
+    app, _ = _app(settings, rate_create_per_address=0, sse_max_streams=1, sse_bot_streams=0)
     c = _client(app)
     g, bot = c.create(seed=4), _register(c, f"b{secrets.token_hex(3)}")
     statuses, release = queue.Queue(), threading.Event()

@@ -82,10 +82,18 @@ def test_embedded_store_survives_a_restart_and_stops_with_serve(tmp_path):
     finally:
         _stop(proc, signal.SIGINT)
     assert not _embedded_running(tmp_path)
+    secret = tmp_path / "data" / "seed.secret"  # made by serve at its first start, the owner's only
+    assert os.stat(secret).st_mode & 0o777 == 0o600 and len(secret.read_bytes()) == 32
+    made = secret.read_bytes()
     proc, base = _serve(env, "--no-worker")
     try:
         after = requests.get(f"{base}/v1/games/{game['game_id']}", headers=auth).json()
         assert after == before
+        # the same seed deals the same hands after the restart: every API process read the one secret again
+        again = requests.post(f"{base}/v1/games", json={"preset": "uecda", "seed": 3,
+                                                        "players": [{"name": f"p{i}"} for i in range(4)]}).json()
+        assert hands(again["state"]) == hands(before) and again["state"]["seed"] == before["seed"] != 3
+        assert secret.read_bytes() == made
     finally:
         _stop(proc)
     assert not _embedded_running(tmp_path)

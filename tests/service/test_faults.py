@@ -57,6 +57,7 @@ class Processes:
         self.env = dict(os.environ, REDIS_URL=settings.redis_url, REFEREE_KEY_PREFIX=settings.key_prefix,
                         REFEREE_QUEUE=settings.queue_name, PYTHONPATH=str(ROOT), REFEREE_REAPER_INTERVAL_S="0.5",
                         REFEREE_REAPER_GRACE_S="1", REFEREE_BOTS_BUSY_WAIT_S="0")  # the suite's shared queue: no back-pressure
+        self.env["REFEREE_DATA_DIR"] = settings.data_dir  # the seed secret the test's own app made: one for all
         self.tmp = tmp
         self.procs: list[subprocess.Popen] = []
 

@@ -37,6 +37,7 @@ def test_a_league_seats_a_registered_bot_next_to_the_built_in_bots(fault_env):
     lines = out.stdout.strip().splitlines()
     last = json.loads(lines[-1])
     assert last["preset"] == "uecda" and last["deals"] == DEALS and len(last["games"]) == 2  # matches of 2 + 1
+    assert last["seed"] == 4 and "league seed 4 " in out.stdout  # the organiser's, printed where it is useful
     standings = last["bots"]
     assert set(standings) == set(seats)
     # the printed table: one row per seat, every seat played every deal

@@ -210,8 +210,8 @@ def test_open_streams_leave_threads_for_other_requests(gunicorn):
 
 
 def test_threads_are_budgeted_around_the_stream_cap():
-    s = Settings.from_env(redis_url="redis://x", sse_max_streams=5, http_threads=3)
-    assert s.gunicorn_threads == 8
+    s = Settings.from_env(redis_url="redis://x", sse_max_streams=5, sse_bot_streams=2, http_threads=3)
+    assert s.gunicorn_threads == 10  # the bots' own slots hold threads too
     os.environ["REFEREE_SSE_MAX_STREAMS"] = "7"
     try:
         assert Settings.from_env().sse_max_streams == 7

@@ -14,6 +14,7 @@ from api.app import create_app
 from service.redis_conn import connect
 from service.scheduler import BotScheduler, job_id
 from tests.redis_support import cleanup
+from service.backpressure import remaining_ms
 from workers import bots, jobs
 
 from .helpers import Client
@@ -60,8 +61,8 @@ def test_a_turn_with_no_budget_left_plays_greedy_and_a_partial_one_a_shorter_sea
     assert full.budget_ms == FULL_MS
     assert (partial.budget_ms, given) == (40.0, 40.0)
     assert (spent, nothing) == (bots.get("greedy"), 0.0)
-    assert jobs.remaining_ms(200.0, owed_at=100.0, now=100.05) == pytest.approx(150.0)
-    assert jobs.remaining_ms(200.0, owed_at=100.0, now=107.0) == 0.0
+    assert remaining_ms(200.0, owed_at=100.0, now=100.05) == pytest.approx(150.0)
+    assert remaining_ms(200.0, owed_at=100.0, now=107.0) == 0.0
 
 
 @pytest.fixture
@@ -94,17 +95,48 @@ def test_new_bot_games_get_503_bots_busy_while_owed_turns_wait_too_long(busy_app
     assert humans.status_code == 201, humans.json
 
 
-def test_new_bot_games_get_503_while_more_turns_are_queued_than_the_workers_can_start(busy_app, redis_url):
+def test_new_bot_games_get_503_while_the_queued_searches_would_make_their_first_turn_late(busy_app, redis_url):
+    """Real games of four `mc` seats queued for one worker (none registered counts as one): the first bot turn of
+    a new game would wait behind their searches past its budget. Behind as many quick turns it is let in."""
     app, own = busy_app
     client = Client(app.test_client())
+    service = app.extensions["referee.service"]
     scheduler = BotScheduler(connect(redis_url, decode=False), own.queue_name, own.key_prefix)
-    for seq in range(3):  # fresh turns, but three of them for no worker at all (counted as one)
-        scheduler.schedule("1" * 24, seq)
-    assert scheduler.backlog()[0] == 3 and scheduler.workers() == 0
+    assert scheduler.workers() == 0
+    for seed in range(8):
+        r = client.post("/v1/games", {"preset": "nanko", "seed": seed, "players": MC_TABLE})
+        assert r.status_code == 201, r.json
+        service.bot_gate._let_in.clear()  # these were queued before the look below, not let in since
+    service.bot_gate._looked_at = float("-inf")  # look again now, not a quarter second later
 
-    r = client.post("/v1/games", {"preset": "nanko", "seed": 1, "players": MC_TABLE})
+    r = client.post("/v1/games", {"preset": "nanko", "seed": 9, "players": MC_TABLE})
     assert r.status_code == 503, r.json
     assert r.json["error"]["code"] == "bots_busy" and int(r.headers["Retry-After"]) >= 1
+    assert "budget" in r.json["error"]["message"] and "8 owed bot turns" in r.json["error"]["message"]
+
+    scheduler.queue.empty()
+    service.bot_gate._looked_at = float("-inf")
+    randoms = [{"name": f"r{i}", "bot": "random"} for i in range(4)]
+    for seed in range(8):
+        assert client.post("/v1/games", {"preset": "nanko", "seed": seed, "players": randoms}).status_code == 201
+        service.bot_gate._let_in.clear()
+    service.bot_gate._looked_at = float("-inf")
+    assert client.post("/v1/games", {"preset": "nanko", "seed": 9, "players": randoms}).status_code == 201
+
+
+def test_the_expected_wait_plays_the_queue_as_the_workers_do():
+    from service.backpressure import JOB_OVERHEAD_MS, expected_wait_s, price
+
+    now, budget = 1000.0, 200.0
+    mc, quick = price(["mc", "mc"], now), price(["random", "greedy"], now)
+    assert expected_wait_s([], 2, now, budget) == 0.0
+    assert expected_wait_s([quick] * 20, 2, now, budget) * 1000 < budget  # 20 quick turns: well within
+    assert expected_wait_s([mc] * 20, 2, now, budget) * 1000 > budget     # 20 searches for 2 workers: late
+    # a search that waited its whole budget away costs only the job itself (it plays greedy at once)
+    stale = price(["mc"], now - 1.0)
+    assert expected_wait_s([stale], 1, now, budget) * 1000 == pytest.approx(JOB_OVERHEAD_MS)
+    # more workers drain the same queue sooner
+    assert expected_wait_s([mc] * 20, 4, now, budget) < expected_wait_s([mc] * 20, 2, now, budget)
 
 
 def test_metrics_export_the_bot_turn_latency_and_the_queue(client, app):
@@ -115,24 +147,51 @@ def test_metrics_export_the_bot_turn_latency_and_the_queue(client, app):
 
 
 class _QuietQueue:
-    """What the gate reads of the queue: empty, two workers."""
+    """What the gate reads of the queue: empty, no worker registered yet."""
 
-    def backlog(self):
-        return 0, 0.0
+    def queued_turns(self, limit):
+        return 0, []
 
     def workers(self):
-        return 2
+        return 0
 
 
 def test_a_burst_of_creates_between_two_looks_at_the_queue_cannot_all_pass():
-    from service.backpressure import LOOK_EVERY_S, TURNS_PER_WORKER, BotGate
+    from service.backpressure import LOOK_EVERY_S, BotGate
     from service.errors import BotsBusy
 
     now = [0.0]
-    gate = BotGate(_QuietQueue(), wait_s=0.2, clock=lambda: now[0])
-    for _ in range(TURNS_PER_WORKER * 2 + 1):
-        gate.check()  # each game let in counts as one more owed turn until the next look
+    gate = BotGate(_QuietQueue(), lambda gids: {}, wait_s=0.2, budget_ms=200.0, workers_started=2,
+                   clock=lambda: now[0], wall=lambda: 1000.0)
+    let_in = 0
     with pytest.raises(BotsBusy):
-        gate.check()
+        while True:
+            gate.check(["mc", "mc", "mc"])  # each game let in counts as one more owed turn until the next look
+            let_in += 1
+    assert 4 < let_in < 20  # more than the two turns per worker a count of turns let in; a bounded burst still
     now[0] += LOOK_EVERY_S
-    gate.check()  # the queue, looked at again, is still empty
+    gate.check(["mc"])  # the queue, looked at again, is still empty
+
+
+def test_the_gate_counts_the_workers_serve_started_before_they_register():
+    from service.backpressure import BotGate
+
+    def let_in(started: int) -> int:
+        gate = BotGate(_QuietQueue(), lambda gids: {}, wait_s=0.2, budget_ms=200.0, workers_started=started,
+                       clock=lambda: 0.0, wall=lambda: 1000.0)
+        n = 0
+        try:
+            while n < 100:
+                gate.check(["mc"])
+                n += 1
+        except Exception:  # noqa: BLE001 - BotsBusy ends the count
+            pass
+        return n
+
+    assert let_in(4) > let_in(1)
+
+
+def test_the_service_prices_mc_turns_with_the_mc_bots_own_default_budget():
+    from service.settings import MC_DEFAULT_BUDGET_MS
+
+    assert MC_DEFAULT_BUDGET_MS == bots.get("mc").budget_ms

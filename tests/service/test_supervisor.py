@@ -226,7 +226,9 @@ def test_serve_says_where_to_go_and_keeps_request_lines_off_the_terminal(serve, 
 
 def test_everything_killed_every_bot_game_finishes_after_the_restart(serve, tmp_path):
     # mc bots with a short budget: the games are certainly mid-deal when everything dies
-    fast = dict(REFEREE_MC_BUDGET_MS=40, REFEREE_REAPER_INTERVAL_S=0.5, REFEREE_REAPER_GRACE_S=1)
+    # (back-pressure off: three games created at once against a 40 ms budget are exactly what it would refuse)
+    fast = dict(REFEREE_MC_BUDGET_MS=40, REFEREE_REAPER_INTERVAL_S=0.5, REFEREE_REAPER_GRACE_S=1,
+                REFEREE_BOTS_BUSY_WAIT_S=0)
     s = serve(**fast)
     games = [create(s.base, bots=(0, 1, 2, 3), seed=40 + i, bot="mc") for i in range(3)]
     seqs = wait_until(lambda: (seen := [state_seq(s.base, g) for g in games]) and min(seen) >= 3 and seen, 40,
