@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import random
 import sys
 
 from . import protocol
@@ -44,7 +43,7 @@ def cmd_server(args) -> int:
     from service.settings import Settings
     from service.store import GameStore
 
-    from .match import Config
+    from .match import Config, draw_seed
     from .server import parse_seats, serve
 
     _logging()
@@ -62,7 +61,7 @@ def cmd_server(args) -> int:
     if not url:
         embedded = start_embedded(settings.data_dir, settings.appendfsync, settings.redis_maxmemory_mb)
         url = embedded_url(embedded)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
+    seed = args.seed if args.seed is not None else draw_seed()
     out = open(os.devnull, "w") if args.quiet else sys.stdout
     config = Config(games=args.games, seed=seed, reset_every=args.no_exchange_reset,
                     time_limit_ms=args.time_limit_ms, out=out)

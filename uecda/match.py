@@ -11,6 +11,7 @@ import dataclasses
 import json
 import logging
 import random
+import secrets
 import sys
 import time
 from dataclasses import dataclass, field
@@ -61,10 +62,16 @@ class MatchLog:
         return [json.loads(x) for x in store.r.lrange(store.key(gid, "match"), 0, -1)]
 
 
+def draw_seed() -> int:
+    """A match's seed when the operator gives none: the deals come from it by public code, so it must be too many
+    to try (a client that sees its own hand could otherwise find the seed and every other hand)."""
+    return secrets.randbits(63)
+
+
 class Match:
     def __init__(self, service, players: list, config: Config):
         self.service, self.players, self.cfg = service, players, config
-        self.seed = config.seed if config.seed is not None else random.SystemRandom().randrange(2 ** 31)
+        self.seed = config.seed if config.seed is not None else draw_seed()
         self.rng = random.Random(f"uecda:{self.seed}")
         self.tally = Tally()
         self.gid = self.token = None
