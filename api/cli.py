@@ -190,7 +190,7 @@ def cmd_demo(args) -> int:
 def describe_log(events: list[dict], final: dict, seed=None) -> list[str]:
     """The refereed log as `referee simulate` prints it: one line per event, then the final places. ``seed``: the
     caller's seed, which deals the same hands again on this server (the game's own seed is the keyed one)."""
-    from referee.narrate import outcome_lines, places_text
+    from referee.narrate import outcome_lines, places_text, seat_name
 
     names = [p["name"] for p in final["players"]]
     lines = []
@@ -211,7 +211,10 @@ def describe_log(events: list[dict], final: dict, seed=None) -> list[str]:
             message = verdict.get("message") or ""
             unnamed = [e for e in verdict.get("effects") or [] if e not in message]
             effects = f" [effects: {', '.join(unnamed)}]" if unnamed else ""
-            lines.append(f"{event['seq']:4d} seat {seat} ({names[seat]}): {message}{effects}")
+            # each thing once: "seat 2 (bot2) plays D3", not "seat 2 (bot2): seat 2 plays D3"
+            who = seat_name(seat, names)
+            said = who + message[len(f"seat {seat}"):] if message.startswith(f"seat {seat} ") else f"{who}: {message}"
+            lines.append(f"{event['seq']:4d} {said}{effects}")
             outcome(event)
         elif kind == "deal_started":
             lines.append(f"# deal {event['deal']}")

@@ -56,8 +56,47 @@ def _check_request():
     if request.content_length is not None and request.content_length > s.max_body_bytes:
         raise ApiError(f"the request body is larger than {s.max_body_bytes} bytes", code="body_too_large", status=413)
     bucket = RATED.get(request.endpoint or "")
-    if bucket:
+    if bucket == "moves" and request.endpoint == "moves.propose" and _bot_bearer():
+        g.rate_deferred = True  # a bot's answer to a turn it owes is not refused: the route decides (bot_move_rate)
+    elif bucket:
         _rate_limit(s, bucket)
+
+
+def _bot_bearer() -> bool:
+    from .http import bearer  # http imports this module
+
+    return (bearer() or "").startswith("bot_")
+
+
+def bot_move_rate(time_left_ms: int | None) -> None:
+    """The move rate of a registered bot's ``POST …/moves`` (deferred by the before-request check to the route,
+    which knows the game). ``time_left_ms``: the answer is to a turn the bot owes now, with that much of its
+    budget left; such an answer is not counted, and refused only while the bot's counters are already over a limit
+    (from other requests: illegal answers, late ones, what-ifs), with a Retry-After that never outlasts the turn.
+    None: any other move, counted and limited as every token's."""
+    if not g.get("rate_deferred"):
+        return
+    s = settings()
+    if time_left_ms is None:
+        _rate_limit(s, "moves")
+        return
+    counters, index, window = _counters(s, "moves")
+    if not counters:
+        return
+    pipe = _redis().pipeline(transaction=False)
+    for kind, who, _ in counters:
+        pipe.get(_key(s, kind, who, index))
+    for (kind, _, limit), n in zip(counters, pipe.execute()):
+        if int(n or 0) > limit:
+            retry = min(max(1, math.ceil((index + 1) * window - time.time())), max(0, time_left_ms // 1000))
+            raise RateLimited(f"more than {limit} moves per {window} s from this {_per(kind)}; this turn's answer is "
+                              f"still taken if it comes within its {time_left_ms} ms", retry)
+
+
+def charge_bot_move() -> None:
+    """Count a bot's answer to its owed turn that was refused as illegal: only legal answers are free."""
+    if g.get("rate_deferred"):
+        _rate_limit(settings(), "moves", raising=False)
 
 
 def client_address() -> str:
@@ -72,39 +111,57 @@ def charge_record_bytes() -> None:
         _rate_limit(s, "create", math.ceil(len(request.get_data(cache=True)) / s.rate_record_bytes))
 
 
-def _rate_limit(s: Settings, bucket: str, cost: int = 1) -> None:
+def _counters(s: Settings, bucket: str) -> tuple[list[tuple[str, str, int]], int, int]:
+    """(kind, who, limit) of each counter ``bucket`` counts in for this request, the window's index and length."""
     if bucket == "create":
         limits = [("create-address", s.rate_create_per_address)]
     elif bucket == "bots":
         limits = [("bots-address", s.rate_bots_per_address)]
     else:
         limits = [("moves-token", s.rate_moves_per_token), ("moves-address", s.rate_moves_per_address)]
-    limits = [(kind, limit) for kind, limit in limits if limit > 0]
-    if not limits or cost <= 0:
-        return
-    from .http import bearer, service  # http imports this module
+    from .http import bearer  # http imports this module
 
     counters = []
     for kind, limit in limits:
+        if limit <= 0:
+            continue
         if kind.endswith("address"):
             counters.append((kind, client_address(), limit))
         elif token := bearer():
             counters.append((kind, hashlib.sha256(token.encode()).hexdigest()[:32], limit))
-    now = time.time()
     window = max(1, s.rate_window_s)
-    index = int(now // window)
-    pipe = service().store.r.pipeline(transaction=False)
+    return counters, int(time.time() // window), window
+
+
+def _key(s: Settings, kind: str, who: str, index: int) -> str:
+    return f"{s.key_prefix}:rate:{kind}:{who}:{index}"
+
+
+def _per(kind: str) -> str:
+    return "client address" if kind.endswith("address") else "token"
+
+
+def _redis():
+    from .http import service  # http imports this module
+
+    return service().store.r
+
+
+def _rate_limit(s: Settings, bucket: str, cost: int = 1, raising: bool = True) -> None:
+    counters, index, window = _counters(s, bucket)
+    if not counters or cost <= 0:
+        return
+    pipe = _redis().pipeline(transaction=False)
     for kind, who, _ in counters:
-        key = f"{s.key_prefix}:rate:{kind}:{who}:{index}"
+        key = _key(s, kind, who, index)
         pipe.incrby(key, cost)
         pipe.expire(key, window + 1)
     counts = pipe.execute()[::2]
     for (kind, _, limit), n in zip(counters, counts):
-        if n > limit:
-            retry = max(1, math.ceil((index + 1) * window - now))
-            per = "client address" if kind.endswith("address") else "token"
+        if n > limit and raising:
+            retry = max(1, math.ceil((index + 1) * window - time.time()))
             raise RateLimited(f"more than {limit} {_WHAT[bucket]} per {window} s "
-                              f"from this {per}; retry after {retry} s", retry)
+                              f"from this {_per(kind)}; retry after {retry} s", retry)
 
 
 def json_body(record_key: str | None = None):

@@ -38,6 +38,7 @@ class CreateGameSchema(Schema):
     bot_budget_ms = fields.Integer(allow_none=True, strict=True)
     bot_away_after = fields.Integer(allow_none=True, strict=True)
     bot_fallback = fields.String(allow_none=True)
+    deals = fields.Integer(allow_none=True, strict=True)  # the match's length (1 to MAX_DEALS; null: open)
 
 
 class HandsCorrectionSchema(Schema):
@@ -99,6 +100,24 @@ class BotStreamQuery(Schema):
 class BotListQuery(Schema):
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
     recent = fields.Integer(load_default=10, validate=validate.Range(min=0, max=50))  # bot_accounts.RESULTS_MAX
+    sort = fields.String(load_default="recent", validate=validate.OneOf(["recent", "rating"]))
+
+
+class LeaderboardQuery(Schema):
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
+class PolicySchema(Schema):
+    """A bot's standing policy (service/challenges.py checks the values: 400 bad_policy)."""
+    mode = fields.String()
+    presets = fields.Raw(allow_none=True)
+    seats = fields.Raw(allow_none=True)
+    budget_ms = fields.Raw(allow_none=True)
+    max_games = fields.Raw(allow_none=True)
+
+
+class DeclineSchema(Schema):
+    reason = fields.String(allow_none=True)  # service/challenges.DECLINE_REASONS
 
 
 class SeatQuery(Schema):
@@ -120,9 +139,10 @@ class HealthSchema(Schema):
 class CreatedGameSchema(Schema):
     game_id = fields.String(required=True)
     table_token = fields.String(required=True)
-    seat_tokens = fields.List(fields.String(), required=True)
+    seat_tokens = fields.List(fields.String(allow_none=True), required=True)  # null at a registered bot's seat
     seq = fields.Integer(required=True)
     state = fields.Dict(required=True)
+    challenge = fields.Dict()  # games seating registered bots: the challenge's status and each bot's answer
 
 
 class BotCreatedSchema(Schema):
@@ -139,23 +159,66 @@ class BotResultSchema(Schema):
     seats = fields.Integer(required=True)
     place = fields.Integer(required=True)
     points = fields.Integer(required=True)  # UECda scoring (referee/scoring.py)
+    fallbacks = fields.Dict(keys=fields.String(), values=fields.Integer())  # its moves the fallback played, by kind
+    rated = fields.Boolean()  # the deal counted in its rating (service/ratings.py)
     finished_at = fields.Float(required=True)  # Unix time, seconds
+
+
+class RatingSchema(Schema):
+    mu = fields.Float(required=True)
+    sigma = fields.Float(required=True)
+    score = fields.Float(required=True)  # mu - 3 sigma: what the leaderboard sorts by
+    interval = fields.List(fields.Float(), required=True)  # mu ± 2 sigma
+    deals = fields.Integer(required=True)  # rated deals
 
 
 class BotSummarySchema(Schema):
     name = fields.String(required=True)
     seat = fields.String(required=True)
     registered_at = fields.Float(required=True)
+    status = fields.String(required=True)  # active, or revoked
     deals = fields.Integer(required=True)
     mean_place = fields.Float(required=True, allow_none=True)
     points = fields.Integer(required=True)
     mean_points = fields.Float(required=True, allow_none=True)
+    fallbacks = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    rating = fields.Nested(RatingSchema, required=True, allow_none=True)
     recent = fields.List(fields.Nested(BotResultSchema), required=True)
 
 
 class BotListSchema(Schema):
     count = fields.Integer(required=True)
     bots = fields.List(fields.Nested(BotSummarySchema), required=True)
+
+
+class BotGameSchema(Schema):
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    status = fields.String(required=True)  # pending (its challenge waits for an answer), or playing
+    seq = fields.Integer(required=True)
+
+
+class BotAccountSchema(BotSummarySchema):
+    recent = fields.List(fields.Nested(BotResultSchema))
+    policy = fields.Dict(required=True)
+    games = fields.List(fields.Nested(BotGameSchema), required=True)
+
+
+class LeaderboardEntrySchema(Schema):
+    rank = fields.Integer(required=True)
+    kind = fields.String(required=True)  # registered, or builtin
+    name = fields.String(required=True)
+    seat = fields.String(required=True)  # "@name", or the built-in strategy
+    status = fields.String(required=True)  # active, revoked, or builtin
+    rating = fields.Nested(RatingSchema, required=True)
+    deals = fields.Integer(required=True)  # every deal it finished (a built-in: its rated deals)
+    mean_place = fields.Float(required=True, allow_none=True)
+    fallbacks = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True, allow_none=True)
+
+
+class LeaderboardSchema(Schema):
+    count = fields.Integer(required=True)
+    entries = fields.List(fields.Nested(LeaderboardEntrySchema), required=True)
 
 
 class VerdictSchema(Schema):

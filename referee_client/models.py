@@ -1,6 +1,7 @@
 """Typed views of the referee's answers. Each keeps the raw JSON in ``raw`` for whatever it does not name."""
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 
@@ -79,7 +80,7 @@ class BotAccount:
 
 @dataclass(frozen=True)
 class Turn:
-    """A move a registered bot owes: one event of GET /v1/bots/stream."""
+    """A move a registered bot owes: one ``turn`` message of GET /v1/bots/stream."""
     id: str
     game_id: str
     seat: int
@@ -88,8 +89,30 @@ class Turn:
     legal_moves: LegalMoves
     time_left_ms: int | None  # left of the game's per-move budget when sent, then the fallback plays (None: an
     budget_ms: int | None = None  # older server without budgets)
+    received_at: float = field(default_factory=time.monotonic)  # when it arrived (time.monotonic()): its clock
 
     @classmethod
     def from_json(cls, event_id: str, data: dict) -> "Turn":
         return cls(event_id, data["game_id"], data["seat"], data["seq"], data["state"],
                    LegalMoves.from_json(data["legal_moves"]), data.get("time_left_ms"), data.get("budget_ms"))
+
+    @property
+    def key(self) -> str:
+        """The turn's own name, the same on every connection: ``<game id>.<seq>``."""
+        return f"{self.game_id}.{self.seq}"
+
+    def deadline(self) -> float | None:
+        """When the turn's time runs out (time.monotonic()), counted from its arrival; None without a budget."""
+        return None if self.time_left_ms is None else self.received_at + self.time_left_ms / 1000
+
+
+@dataclass(frozen=True)
+class BotEvent:
+    """A lifecycle message of GET /v1/bots/stream: ``challenge``, ``game_start``, ``deal_over`` or ``game_end``."""
+    kind: str
+    id: str
+    data: dict
+
+    @property
+    def game_id(self) -> str:
+        return self.data.get("game_id", "")

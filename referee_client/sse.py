@@ -32,7 +32,8 @@ def parse(lines):
 def messages(session: requests.Session, url: str, headers: dict, *, reconnect_delay: float = 1.0,
              max_delay: float = 30.0, timeout: float = 60.0, should_stop=lambda: False):
     """Every message of the stream at ``url``, for ever: when the connection ends or fails, reconnect (backing
-    off up to ``max_delay``) sending the id of the last message seen as ``Last-Event-ID``."""
+    off up to ``max_delay``) sending the id of the last message seen as ``Last-Event-ID``. A server that no longer
+    knows that id (400 ``bad_last_event_id``: a bot deleted and registered again) gets a fresh connection."""
     last: str | None = None
     delay = reconnect_delay
     while not should_stop():
@@ -43,9 +44,12 @@ def messages(session: requests.Session, url: str, headers: dict, *, reconnect_de
                     from .client import raise_for
 
                     raise_for(resp)  # a wrong token does not get better by retrying
+                if resp.status_code == 400 and last is not None:
+                    last = None  # start afresh: the stream then sends what is current
+                    continue
                 if resp.status_code == 200:
                     delay = reconnect_delay
-                    for msg in parse(resp.iter_lines(decode_unicode=True)):
+                    for msg in parse(_lines(resp, should_stop)):
                         if msg.id is not None:
                             last = msg.id
                         yield msg
@@ -55,3 +59,12 @@ def messages(session: requests.Session, url: str, headers: dict, *, reconnect_de
             return
         time.sleep(delay)
         delay = min(max_delay, delay * 2)
+
+
+def _lines(resp: requests.Response, should_stop):
+    """The response's lines until ``should_stop()``, asked after each line: keep-alive comments included, so a
+    stop is seen within a keep-alive interval even when no message comes."""
+    for line in resp.iter_lines(decode_unicode=True):
+        yield line
+        if should_stop():
+            return

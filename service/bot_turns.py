@@ -40,9 +40,10 @@ def game_botcfg(settings, budget_ms=None, away_after=None, fallback=None) -> dic
     return {"budget_ms": int(budget), "away_after": int(away), "fallback": fallback}
 
 
-def plan(state, bots, botcfg: dict | None, miss: tuple[int, str] | None = None) -> tuple[dict, bool]:
+def plan(state, bots, botcfg: dict | None, miss: tuple | None = None) -> tuple[dict, bool]:
     """(what the store's ``owe`` is told, nobody can act): the seats that owe a move now, and ``miss`` = (seat,
-    "inc" or "reset"), the change to the mover's count of fallbacks in a row (None: not a registered seat)."""
+    "inc", the fallback's kind) or (seat, "reset"), the change to the mover's count of fallbacks in a row (None:
+    not a registered seat)."""
     actors = engine.actors(state)
     cfg = botcfg or {}
     out = {"worker": any(worker_bot(bots[s]) for s in actors),
@@ -53,11 +54,12 @@ def plan(state, bots, botcfg: dict | None, miss: tuple[int, str] | None = None) 
     return out, not actors
 
 
-def miss_change(bots, seat, fallback: str | None) -> tuple[int, str] | None:
-    """A move of a registered seat: +1 to its fallbacks in a row when the fallback played it, else back to 0."""
+def miss_change(bots, seat, fallback: str | None) -> tuple | None:
+    """A move of a registered seat: +1 to its fallbacks in a row (and to its fallbacks of that kind) when the
+    fallback played it, else its fallbacks in a row back to 0."""
     if not isinstance(seat, int) or not 0 <= seat < len(bots) or not remote_name(bots[seat]):
         return None
-    return seat, "inc" if fallback else "reset"
+    return (seat, "inc", fallback) if fallback else (seat, "reset")
 
 
 def away(rec, seat: int) -> bool:
@@ -65,10 +67,26 @@ def away(rec, seat: int) -> bool:
     return bool(n) and seat < len(rec.misses) and rec.misses[seat] >= n
 
 
+def fallback_kind(rec, seat: int) -> str:
+    """Why the fallback plays a registered seat's move: its bot ``resigned``, is ``away``, or missed the ``timeout``."""
+    if seat in rec.resigned:
+        return "resigned"
+    return "away" if away(rec, seat) else "timeout"
+
+
+FALLBACK_KINDS = ("timeout", "away", "resigned")
+
+
+def fallback_counts(rec, seat: int) -> dict[str, int]:
+    """The fallback moves played for ``seat`` in the game so far, by kind."""
+    mine = (rec.fallbacks or {}).get(str(seat), {})
+    return {kind: int(mine.get(kind, 0)) for kind in FALLBACK_KINDS}
+
+
 def time_left_ms(rec, seat: int, now: float | None = None) -> int:
     """What a registered bot seat owing the move at ``rec.seq`` has left: until the deadline, or the whole budget
     while its clock has not started (a worker seat acts first at this seq)."""
-    if away(rec, seat):
+    if away(rec, seat) or seat in rec.resigned:
         return 0
     if rec.deadline is None or rec.owed != rec.seq:
         return int((rec.botcfg or {}).get("budget_ms", 0))
@@ -86,14 +104,32 @@ def fallback_due(rec, now: float | None = None) -> bool:
 
 def seat_status(rec) -> dict[int, dict]:
     """Per registered bot seat: what its player entry gets in a served state."""
-    return {s: {"bot": b, "away": away(rec, s), "missed": rec.misses[s] if s < len(rec.misses) else 0}
+    return {s: {"bot": b, "away": away(rec, s), "missed": rec.misses[s] if s < len(rec.misses) else 0,
+                "resigned": s in rec.resigned, "fallbacks": fallback_counts(rec, s)}
             for s, b in enumerate(rec.bots) if remote_name(b)}
 
 
+def challenge_view(rec, now: float | None = None) -> dict | None:
+    """The game's challenge as served: its status (``expired`` once a pending one is past its expiry), each bot's
+    answer, when it expires, and who declined and why. None for a game without registered bot seats."""
+    if rec.challenge is None:
+        return None
+    chal = rec.chal or {}
+    status = rec.challenge
+    if status == "pending" and (time.time() if now is None else now) > float(chal.get("expires_at", 0)):
+        status = "expired"
+    return {"status": status, "bots": {f"@{name}": answer for name, answer in (chal.get("bots") or {}).items()},
+            "expires_at": chal.get("expires_at"), "reason": chal.get("reason"),
+            "by": f"@{chal['by']}" if chal.get("by") else None}
+
+
 def with_bot_seats(state: dict, rec) -> dict:
-    """``state`` (a view) whose registered bot seats' player entries say which bot holds them and if it is away
-    (GET /v1/games/{id} and the bot stream's turns)."""
+    """``state`` (a view) whose registered bot seats' player entries say which bot holds them, if it is away or
+    resigned and its fallbacks so far, with the game's challenge (GET /v1/games/{id} and the bot stream's turns)."""
     status = seat_status(rec)
     if status:
         state = dict(state, players=[dict(p, **status.get(i, {})) for i, p in enumerate(state["players"])])
+    challenge = challenge_view(rec)
+    if challenge is not None:
+        state = dict(state, challenge=challenge)
     return state

@@ -18,7 +18,8 @@ from referee.record import import_record
 from . import logs, metrics, seeds
 from .audit import clip_move, clip_verdict
 from .bot_accounts import BotAccounts, remote_name
-from .bot_turns import game_botcfg, miss_change, plan, time_left_ms, with_bot_seats, worker_bot
+from .bot_games import BotGames
+from .bot_turns import challenge_view, game_botcfg, miss_change, plan, time_left_ms, worker_bot
 from .deadlines import Deadlines
 from .encoded import EncodedJSON
 from .backpressure import BotGate
@@ -26,6 +27,7 @@ from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized
 from .hooks import ServiceHooks
 from .idempotency import IdempotencyKey, check_same_request
 from .names import name_problem
+from .ratings import Ratings
 from .scheduler import BOT_STRATEGIES
 from .settings import Settings
 from .snapshots import SnapshotCache
@@ -38,6 +40,7 @@ TABLE = "table"  # viewer marker for the table token (engine viewer None)
 MAX_RETRIES = 20
 MAX_RECORD_CHARS = 1_000_000
 MAX_NAME_CHARS = 40
+MAX_DEALS = 10_000  # a match's length, when a game sets one
 DEFAULT_SETTINGS = Settings(redis_url=None, data_dir="", key_prefix="", queue_name="")
 
 
@@ -64,7 +67,9 @@ class GameService:
         self.hooks = hooks or ServiceHooks()  # service/hooks.py: the fault tests' pause points
         self.snapshots = SnapshotCache()
         self.settings = settings or DEFAULT_SETTINGS  # the registered bots' budget defaults and cap
-        self.accounts = BotAccounts(store.r, store.prefix, self.settings.bot_idle_ttl_s)
+        self.accounts = BotAccounts(store.r, store.prefix, self.settings.bot_idle_ttl_s, self.settings.game_ttl_s)
+        self.ratings = Ratings(store.r, store.prefix, self.accounts._account)
+        self.bots = BotGames(self)  # service/bot_games.py: challenges, resignations, lifecycle events, ratings
         self.deadlines = Deadlines(store.r, store.prefix)
         self.bot_gate = None
         if scheduler is not None and bots_busy_wait_s > 0:
@@ -142,22 +147,28 @@ class GameService:
 
     # --- creating -----------------------------------------------------------
     def create(self, preset: str, players: list[dict], rules=None, seed=None, hands=None, table=False,
-               leader=None, bot_budget_ms=None, bot_away_after=None, bot_fallback=None) -> dict:
+               leader=None, bot_budget_ms=None, bot_away_after=None, bot_fallback=None, deals=None) -> dict:
+        """A new game. Registered bots (``"@name"``) are challenged first (service/challenges.py): a decline by a
+        standing policy is a 409 and no game; a challenge left to a bot leaves the game pending."""
         self.check_names([p.get("name") for p in players], "bad_name")
         botcfg = game_botcfg(self.settings, bot_budget_ms, bot_away_after, bot_fallback)
+        if deals is not None and not 1 <= deals <= MAX_DEALS:
+            raise ApiError(f"deals must be 1 to {MAX_DEALS} (the match's length), or null", code="bad_deals")
         bots = [p.get("bot") for p in players]
         unknown = sorted({b for b in bots if b is not None and b not in BOT_STRATEGIES and not remote_name(b)})
         if unknown:
             raise ApiError(f"unknown bot strategy {unknown[0]!r}; known: {', '.join(BOT_STRATEGIES)}, or "
                            "'@name' for a registered bot", code="unknown_bot")
-        self._check_registered([name for name in map(remote_name, bots) if name])
+        names = [name for name in map(remote_name, bots) if name]
+        self._check_registered(names)
+        answers = self.bots.challenge(names, preset, len(players), botcfg["budget_ms"]) if names else {}
         if self.bot_gate is not None and any(worker_bot(b) for b in bots):
             self.bot_gate.check([b for b in bots if worker_bot(b)])
         state, events = engine.new_game(preset, rules=rules,
                                     players=[p["name"] for p in players], hands=hands, table=table,
                                     seed=seeds.engine_seed(self.settings, seed),  # keyed: seeds reveal no deck
                                     leader=leader)
-        return self._store_new(state, events, bots, botcfg=botcfg)
+        return self._store_new(state, events, bots, botcfg=botcfg, answers=answers, deals=deals)
 
     def _check_registered(self, names: list[str]) -> None:
         twice = sorted({n for n in names if names.count(n) > 1})
@@ -167,6 +178,8 @@ class GameService:
         for name in names:
             if not self.accounts.exists(name):
                 raise ApiError(f"no registered bot @{name} (POST /v1/bots registers one)", code="unknown_bot")
+            if self.accounts.revoked(name):
+                raise ApiError(f"the bot @{name}'s token was revoked: it plays no more", code="bot_revoked")
 
     def create_from_record(self, text) -> dict:
         """A game whose log is a replayed record (docs/record.md); every seat is human."""
@@ -189,28 +202,39 @@ class GameService:
             raise ApiError(exc.message, code="bad_record") from None
         return self._store_new(state, events, [None] * len(state.players), snapshots)
 
-    def _store_new(self, state, events, bots, snapshots=(), botcfg=None) -> dict:
+    def _store_new(self, state, events, bots, snapshots=(), botcfg=None, answers=None, deals=None) -> dict:
+        """Store a new game. A registered bot's seat gets no seat token (null): only its bot's token moves there."""
         gid = secrets.token_hex(12)
         table = new_token("tbl")
-        seats = [new_token("seat") for _ in state.players]
+        seats = [None if remote_name(b) else new_token("seat") for b in bots]
         state_json = engine.state_to_json(state)
         botcfg = botcfg or game_botcfg(self.settings)
+        challenge = self.bots.stored_challenge(answers or {})
         owed, over = plan(state, bots, botcfg)
+        if challenge and challenge[0] == "pending":
+            owed = {"worker": False, "remote": []}  # nobody moves before every challenged bot accepted
         if any(bots):
             self.store.register_bot_game(gid)  # indexed before the game's keys exist: no owed turn escapes the reaper
         for name in filter(None, map(remote_name, bots)):
             self.accounts.seat(name, gid)  # before the game exists, so a stream never misses it
-        table_hash, seat_hashes = digest(table), [digest(t) for t in seats]
+        table_hash, seat_hashes = digest(table), [digest(t) if t else "" for t in seats]
         seq, deadline = self.store.create(gid, state_json, events, table_hash, seat_hashes, bots, plan=owed,
-                                          over=over, snapshots=snapshots, botcfg=botcfg)
+                                          over=over, snapshots=snapshots, botcfg=botcfg, challenge=challenge,
+                                          deals=deals)
         # the first move then needs no read (and no parse) when this process answers it
-        self.snapshots.put(GameRecord(gid, seq, state_json, table_hash, seat_hashes, bots,
-                                      owed=seq if _owes(owed) else None, deadline=deadline, botcfg=botcfg,
-                                      misses=(0,) * len(bots)), state)
+        rec = GameRecord(gid, seq, state_json, table_hash, seat_hashes, bots, owed=seq if _owes(owed) else None,
+                         deadline=deadline, botcfg=botcfg, misses=(0,) * len(bots),
+                         challenge=challenge[0] if challenge else None, chal=challenge[1] if challenge else None,
+                         deals=deals)
+        self.snapshots.put(rec, state)
         self._enqueue(gid, seq, owed)
         self._arm(gid, deadline)
-        self._wake(gid, seq, state, bots)
-        return {"game_id": gid, "table_token": table, "seat_tokens": seats, "seq": seq, "state": state_json}
+        if challenge is not None:
+            self.bots.announce(rec)
+        if _owes(owed):
+            self._wake(gid, seq, state, bots)
+        return {"game_id": gid, "table_token": table, "seat_tokens": seats, "seq": seq, "state": state_json,
+                **({"challenge": challenge_view(rec)} if challenge else {})}
 
     # --- proposing ----------------------------------------------------------
     def propose(self, gid: str, move: dict, viewer, expected_seq: int | None = None, rec: GameRecord | None = None,
@@ -231,6 +255,10 @@ class GameService:
                 rec = self.load(gid, key)
             if idempotency and rec.idem is not None:
                 return self._replay_answer(gid, rec, rec.idem, idempotency, viewer)
+            if rec.challenge not in (None, "accepted") and rec.cached:
+                rec = None  # maybe started since this process cached it: read again before refusing
+                continue
+            self._check_mover(rec, viewer, move.get("seat"), fallback)
             if expected_seq is not None and expected_seq != rec.seq:
                 if rec.cached or (key and rec.idem_digest != key):
                     rec = None  # maybe stale, or a retry whose first answer is stored: read and look again
@@ -258,6 +286,38 @@ class GameService:
             # answer under this key either); tokens and bots never change
             rec = replace(rec, seq=w.seq, state=w.state or {}, parsed=None, cached=False, idem=None, idem_digest=key)
         raise Conflict("too much contention on this game, try again", code="busy")
+
+    def current(self, rec: GameRecord, expected_seq: int | None) -> GameRecord:
+        """``rec``, or the game read again when it is a cached snapshot behind the seq the mover saw (the read
+        propose would make anyway)."""
+        if rec.cached and expected_seq is not None and expected_seq > rec.seq:
+            return self.load(rec.game_id)
+        return rec
+
+    def owed_answer(self, rec: GameRecord, viewer, seat, expected_seq: int | None) -> int | None:
+        """A registered bot's token moving at its own seat, in answer to the turn it owes now (``expected_seq`` the
+        game's seq, or none): what is left of the turn's budget, in ms. None for any other move."""
+        if not (isinstance(viewer, int) and viewer == seat and remote_name(rec.bots[seat])):
+            return None
+        if rec.owed != rec.seq or expected_seq not in (None, rec.seq) or seat in rec.resigned:
+            return None
+        if rec.challenge not in (None, "accepted") or seat not in engine.actors(self.state_of(rec)):
+            return None
+        return time_left_ms(rec, seat)
+
+    @staticmethod
+    def _check_mover(rec: GameRecord, viewer, seat, fallback: str | None) -> None:
+        """Who may move in this game now: nobody before its challenge is accepted; at a registered bot's seat, only
+        its bot (never the table's token), and once it resigned only the fallback."""
+        if rec.challenge not in (None, "accepted"):
+            raise not_started(rec.challenge)
+        if not isinstance(seat, int) or not 0 <= seat < len(rec.bots) or not remote_name(rec.bots[seat]):
+            return
+        if viewer == TABLE:
+            raise Forbidden(f"seat {seat} is held by the registered bot {rec.bots[seat]}: only its bot token moves "
+                            "there", code="bot_seat")
+        if fallback is None and seat in rec.resigned:
+            raise Conflict(f"{rec.bots[seat]} resigned seat {seat}: the fallback plays it", code="resigned")
 
     def _write_rejected(self, rec: GameRecord, move: dict, viewer, verdict: dict,
                         idempotency: IdempotencyKey | None) -> Written:
@@ -294,7 +354,7 @@ class GameService:
         self._enqueue(gid, w.seq, owed)
         self._arm(gid, w.deadline)
         self._wake(gid, w.seq, new_state, rec.bots)
-        self._results(gid, new_state, rec.bots)
+        self.bots.deal_over(rec, new_state)
         view = applied.encoded if viewer == TABLE else self.view(new_state, viewer)
         return {"verdict": verdict, "seq": w.seq, "state": view}
 
@@ -303,6 +363,8 @@ class GameService:
         """A write that did not happen: the game is gone (404), or stale (409 if the caller pinned a seq)."""
         if w.status == "gone":
             raise NotFound(f"no game {gid!r}", code="unknown_game")
+        if w.status == "not_started":
+            raise not_started((w.prior or {}).get("challenge"))
         if expected_seq is not None:
             raise Conflict(f"another move was applied first: the game is at seq {w.seq}", code="stale_seq")
 
@@ -332,6 +394,8 @@ class GameService:
             state = self.state_of(rec)
             if engine.actors(state):
                 raise Conflict("the current deal is not over yet", code="deal_not_over")
+            if rec.deals is not None and state.deal >= rec.deals:
+                raise Conflict(f"the match is over: its {rec.deals} deals are played", code="match_over")
             worker_seats = [b for b in rec.bots if worker_bot(b)]
             if self.bot_gate is not None and worker_seats:
                 self.bot_gate.check(worker_seats)  # a new deal queues bot turns as a new game does
@@ -361,7 +425,7 @@ class GameService:
             if w.status == "ok":
                 self._arm(gid, w.deadline)
                 self._wake(gid, w.seq, new_state, rec.bots)
-                self._results(gid, new_state, rec.bots)
+                self.bots.deal_over(rec, new_state)
                 return {"seq": w.seq, "state": self.view(new_state, viewer)}
             self._after_conflict(gid, w, None)
         raise Conflict("too much contention on this game, try again", code="busy")
@@ -411,12 +475,14 @@ class GameService:
         start, events = self.store.replay_inputs(gid, seq)
         return engine.replay(events, upto=seq, start=start)
 
-    def delete(self, gid: str, viewer) -> None:
+    def delete(self, gid: str, viewer, rec: GameRecord | None = None) -> None:
         if viewer != TABLE:
             raise Forbidden("only the table token may delete a game", code="table_only")
         self.snapshots.drop(gid)
         if not self.store.delete(gid):
             raise NotFound(f"no game {gid!r}", code="unknown_game")
+        if rec is not None:
+            self.bots.deleted(rec)
 
     # --- bots ---------------------------------------------------------------
     def _enqueue(self, gid: str, seq: int, owed: dict) -> None:
@@ -467,39 +533,9 @@ class GameService:
             except Exception:  # noqa: BLE001 - the move is stored; the stream's rescan finds the turn
                 log.exception("game %s: could not wake bot @%s at seq %d", gid, name, seq)
 
-    def _results(self, gid: str, state, bots) -> None:
-        """When a write ends a deal, keep each seated registered bot's place in its recent results (GET /v1/bots).
-        Best effort, after the move is stored: the game itself stays the record of the deal."""
-        if state.phase != "deal_over" or not any(remote_name(b) for b in bots):
-            return
-        n = len(state.players)
-        for seat, bot in enumerate(bots):
-            name, place = remote_name(bot), state.players[seat].place
-            if name is None or place is None:
-                continue
-            try:
-                self.accounts.record_result(name, gid, state.deal, state.rules.preset or "custom", seat, n, place)
-            except Exception:  # noqa: BLE001 - the move is stored; only the bot's recent results miss the deal
-                log.exception("game %s: could not record the result of bot @%s", gid, name)
-
     def owed_turns(self, name: str) -> list[dict]:
-        """Every turn the registered bot ``name`` owes now: game, seat, seq, the seat's view and its annotated
-        legal moves (what GET …/legal-moves serves). Games gone from the store leave the bot's list."""
-        out = []
-        for gid in self.accounts.games(name):
-            rec = self._read(gid)
-            if rec is None:
-                self.accounts.forget(name, gid)
-                continue
-            seat = next((s for s, b in enumerate(rec.bots) if remote_name(b) == name), None)
-            state = self.state_of(rec)
-            if seat is None or seat not in engine.actors(state):
-                continue
-            out.append({"game_id": gid, "seat": seat, "seq": rec.seq, "state": with_bot_seats(self.view(state, seat), rec),
-                        "legal_moves": self.legal_moves_at(rec, state, seat),
-                        "time_left_ms": time_left_ms(rec, seat),
-                        "budget_ms": self.botcfg(rec)["budget_ms"]})
-        return out
+        """Every turn the registered bot ``name`` owes now (service/bot_games.py ``scan``)."""
+        return self.bots.scan(name).turns
 
 
 def _owes(owed: dict) -> bool:
@@ -507,13 +543,22 @@ def _owes(owed: dict) -> bool:
 
 
 def _missed(misses: tuple, change) -> tuple:
-    """``misses`` after the append script applied ``change`` (seat, "inc" or "reset")."""
+    """``misses`` after the append script applied ``change`` (seat, "inc" or "reset", …)."""
     if change is None:
         return misses
-    seat, op = change
+    seat, op = change[0], change[1]
     out = list(misses) + [0] * max(0, seat + 1 - len(misses))
     out[seat] = out[seat] + 1 if op == "inc" else 0
     return tuple(out)
+
+
+def not_started(challenge: str | None) -> ApiError:
+    """The answer to a move in a game whose challenge is not accepted (service/challenges.py)."""
+    if challenge == "pending":
+        return Conflict("the game has not started: a registered bot it seats has not accepted its challenge yet "
+                        "(GET /v1/games/{id} shows the challenge)", code="challenge_pending")
+    return Conflict("the game is void: a registered bot it seats declined its challenge, or did not answer in time",
+                    code="challenge_declined")
 
 
 def _answer(idempotency: IdempotencyKey | None, status: int, seq: int, verdict: dict) -> tuple[str, dict] | None:

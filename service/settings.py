@@ -30,6 +30,7 @@ class Settings:
     bot_budget_ms: int = 10_000         # a game's default per-move budget of its registered bot seats
     bot_budget_max_ms: int = 300_000    # the largest budget a game may set (400 bad_bot_budget above it)
     bot_away_after: int = 3             # a game's default: fallback moves in a row that mark a registered seat away
+    challenge_timeout_s: float = 60.0   # a challenge a bot answers by hand is void after this long unanswered
     deadline_poll_s: float = 0.05       # how often every `referee worker` looks for registered bots' deadlines
     # retention and limits of what a game stores
     game_ttl_s: int = 7 * 24 * 3600     # a game nobody moved in this long expires (refreshed on each write)

@@ -217,6 +217,64 @@ redis.call('HSET', KEYS[1], 'deadline', deadline, 'fallback', 'timeout')
 return deadline
 """
 
+# KEYS: the game's keys. ARGV: bot name, answer ('accepted' or 'declined'), reason, now, plan (see owe). A registered
+# bot answers the game's challenge (service/challenges.py). Returns {outcome, deadline}: 'waiting' (others still
+# to answer), 'accepted' (the last answer: the game starts, its first bot turn owed as ``plan`` says), 'declined',
+# 'expired' (too late: the game is declined for every bot), 'answered' (this bot answered already: its answer
+# second), 'closed' (the challenge is over: its status second) or 'none' (no challenge, or not for this bot).
+_ANSWER = _LIB + """
+local status = redis.call('HGET', KEYS[1], 'challenge')
+if not status then return {'none'} end
+if status ~= 'pending' then return {'closed', status} end
+local chal = cjson.decode(redis.call('HGET', KEYS[1], 'chal'))
+local mine = chal.bots[ARGV[1]]
+if mine == nil then return {'none'} end
+local function void(reason, by)
+  chal.reason, chal.by = reason, by
+  redis.call('HSET', KEYS[1], 'challenge', 'declined', 'chal', cjson.encode(chal), 'over', 1)
+  redis.call('HDEL', KEYS[1], 'owed', 'owed_at', 'tries', 'deadline', 'fallback')
+  refresh('1', ARGV[6], ARGV[7])
+end
+if tonumber(ARGV[4]) > tonumber(chal.expires_at) then
+  void('expired', '')
+  return {'expired'}
+end
+if mine ~= 'pending' then return {'answered', mine} end
+chal.bots[ARGV[1]] = ARGV[2]
+if ARGV[2] == 'declined' then
+  void(ARGV[3], ARGV[1])
+  return {'declined'}
+end
+for _, answer in pairs(chal.bots) do
+  if answer ~= 'accepted' then
+    redis.call('HSET', KEYS[1], 'chal', cjson.encode(chal))
+    return {'waiting'}
+  end
+end
+redis.call('HSET', KEYS[1], 'challenge', 'accepted', 'chal', cjson.encode(chal))
+local seq = redis.call('HGET', KEYS[1], 'seq')
+return {'accepted', owe(ARGV[5], seq, ARGV[4])}
+"""
+
+# KEYS: meta. ARGV: seat, now, '1' if the seat owes the move now. A registered bot resigns its seat: the fallback
+# plays it from now on ('resigned'), the turn it owes now at once unless a job was claimed for it. Returns
+# {1, deadline or ''}, {0} when it had resigned already, {-1} for a game gone.
+_RESIGN = """
+if not redis.call('HGET', KEYS[1], 'seq') then return {-1} end
+local seat = tonumber(ARGV[1])
+local seats = cjson.decode(redis.call('HGET', KEYS[1], 'resigned') or '[]')
+for _, s in ipairs(seats) do if s == seat then return {0} end end
+table.insert(seats, seat)
+redis.call('HSET', KEYS[1], 'resigned', cjson.encode(seats))
+local m = redis.call('HMGET', KEYS[1], 'seq', 'owed', 'tries', 'deadline')
+if ARGV[3] == '1' and m[2] == m[1] and m[3] == '0' and m[4] then
+  local deadline = string.format('%.3f', tonumber(ARGV[2]))
+  redis.call('HSET', KEYS[1], 'deadline', deadline, 'fallback', 'resigned')
+  return {1, deadline}
+end
+return {1, ''}
+"""
+
 # KEYS: a sorted set (the reaper's index, the deadlines). ARGV: member, the score read. Removes the member only if
 # its score is unchanged: nobody registered it again (or gave it a new deadline) since it was read.
 ZREM_IF_SCORE = """
@@ -239,6 +297,11 @@ class GameRecord:
     deadline: float | None = None  # when registered bots owe it: when the fallback plays it (epoch seconds)
     botcfg: dict | None = None    # the registered bots' budget settings (service/bot_turns.py); None: defaults
     misses: tuple = ()            # per seat, fallback moves in a row (registered bot seats; 0 elsewhere)
+    challenge: str | None = None  # pending, accepted or declined; None: no registered bot seat (or an older game)
+    chal: dict | None = None      # the challenge: each bot's answer, expires_at, reason, by
+    resigned: tuple = ()          # the seats whose registered bot resigned
+    fallbacks: dict | None = None  # per registered seat (str), its fallback moves by kind
+    deals: int | None = None      # the match's length in deals (None: open)
     idem: dict | None = None      # the stored answer for the Idempotency-Key asked about, if any
     idem_digest: str | None = None  # the key (digest) that was asked about
     parsed: object = None         # the engine state of ``state``, when a cache kept it (service/snapshots.py)
@@ -247,7 +310,8 @@ class GameRecord:
 
 @dataclass
 class Written:
-    status: str                   # "ok", "stale" (the game moved on), "gone", "replayed" (idempotency key known)
+    status: str                   # "ok", "stale" (the game moved on), "gone", "replayed" (idempotency key known),
+                                  # "not_started" (its challenge is pending or declined: ``prior`` says which)
     seq: int
     prior: dict | None = None     # the stored answer when "replayed"
     state: dict | None = None     # the current snapshot when "stale": judge again without another read
@@ -307,6 +371,8 @@ class GameStore:
         self._retry = conn.register_script(_RETRY)
         self._forget = conn.register_script(ZREM_IF_SCORE)
         self._back = conn.register_script(_BACK)
+        self._answer = conn.register_script(_ANSWER)
+        self._resign = conn.register_script(_RESIGN)
 
     @classmethod
     def from_settings(cls, conn, settings) -> "GameStore":
@@ -339,13 +405,17 @@ class GameStore:
 
     def create(self, gid: str, state: dict, events: list[dict], table_hash: str, seat_hashes: list[str],
                bots: list[str | None], plan: dict | None = None, over: bool = False, snapshots=(),
-               botcfg: dict | None = None) -> tuple[int, float | None]:
+               botcfg: dict | None = None, challenge: tuple[str, dict] | None = None,
+               deals: int | None = None) -> tuple[int, float | None]:
         """Store a new game: its log, its state after the last event, and ``snapshots``, (seq, state) replay
-        snapshots before the last event in increasing seq (a record imported whole: see ``snapshot_seqs``).
+        snapshots before the last event in increasing seq (a record imported whole: see ``snapshot_seqs``);
+        ``challenge``: (status, the challenge) of a game seating registered bots; ``deals``: the match's length.
         Returns its seq and the deadline of the registered bots' turn it leaves owed (None: none)."""
+        status, chal = challenge or ("", None)
         args: list = [text_of(state), table_hash, json.dumps(seat_hashes), json.dumps(bots), _plan(plan),
                       int(over), time.time(), self.ttl_s, self.ttl_over_s, self.snapshot_every,
-                      json.dumps(botcfg or {}), len(snapshots)]
+                      json.dumps(botcfg or {}), status, json.dumps(chal) if chal else "",
+                      "" if deals is None else int(deals), len(snapshots)]
         for seq, snap in snapshots:
             args += [seq, text_of(snap)]
         for ev in events:
@@ -367,7 +437,8 @@ class GameStore:
 
     def load(self, gid: str, idem: str | None = None) -> GameRecord | None:
         """The snapshot (one round trip), with the stored answer for Idempotency-Key digest ``idem`` if given."""
-        fields = ("seq", "state", "table", "seats", "bots", "owed", "tries", "deadline", "botcfg", *MISS_FIELDS)
+        fields = ("seq", "state", "table", "seats", "bots", "owed", "tries", "deadline", "botcfg", "challenge", "chal",
+                  "resigned", "fallbacks", "deals", *MISS_FIELDS)
         if idem:
             pipe = self.r.pipeline(transaction=False)
             pipe.hmget(self._meta(gid), *fields)
@@ -375,13 +446,16 @@ class GameStore:
             row, prior = pipe.execute()
         else:
             row, prior = self.r.hmget(self._meta(gid), *fields), None
-        seq, state, table, seats, bots, owed, tries, deadline, botcfg, *misses = row
+        seq, state, table, seats, bots, owed, tries, deadline, botcfg, challenge, chal, resigned, fallbacks, deals, \
+            *misses = row
         if seq is None:
             return None
         return GameRecord(gid, int(seq), json.loads(state), table, json.loads(seats), json.loads(bots),
                           None if owed is None else int(owed), int(tries or 0),
                           None if deadline is None else float(deadline), json.loads(botcfg) if botcfg else None,
-                          tuple(int(m or 0) for m in misses), None if prior is None else json.loads(prior),
+                          tuple(int(m or 0) for m in misses), challenge, json.loads(chal) if chal else None,
+                          tuple(json.loads(resigned)) if resigned else (), json.loads(fallbacks) if fallbacks else None,
+                          None if deals is None else int(deals), None if prior is None else json.loads(prior),
                           idem or None)
 
     def append(self, gid: str, expected_seq: int, state: dict, events: list[dict], plan: dict | None = None,
@@ -416,6 +490,8 @@ class GameStore:
             return Written("replayed", seq, json.loads(reply[2]))
         if code == 0:
             return Written("stale", seq, state=json.loads(reply[2]))
+        if code == -2:
+            return Written("not_started", seq, prior={"challenge": reply[2]})
         return Written("gone", seq)
 
     def delete(self, gid: str) -> bool:
@@ -504,6 +580,49 @@ class GameStore:
         new deadline when it was to be played at once because the seat was away)."""
         reply = self._back(keys=[self._meta(gid)], args=[seat, time.time()])
         return bool(reply), (float(reply) if reply and reply != "back" else None)
+
+    def answer_challenge(self, gid: str, name: str, answer: str, reason: str, plan: dict) -> tuple[str, str]:
+        """The bot ``name`` accepts or declines the game's challenge (``_ANSWER``): (outcome, detail: the deadline of
+        the first registered bots' turn when the game starts now, or the answer or status found)."""
+        reply = self._answer(keys=self.keys(gid), args=[name, answer, reason, time.time(), _plan(plan), self.ttl_s,
+                                                         self.ttl_over_s])
+        return reply[0], (reply[1] if len(reply) > 1 else "") or ""
+
+    def resign(self, gid: str, seat: int, owes_now: bool) -> tuple[int, float | None]:
+        """Mark ``seat`` resigned (``_RESIGN``): (1 done, 0 already, -1 gone; the owed turn's deadline, now)."""
+        reply = self._resign(keys=[self._meta(gid)], args=[seat, time.time(), int(owes_now)])
+        done = int(reply[0])
+        return done, float(reply[1]) if done == 1 and reply[1] else None
+
+    def progress(self, gids: list[str]) -> list[dict | None]:
+        """What a bot's listing needs of each game, in one round trip (None: the game is gone)."""
+        pipe = self.r.pipeline(transaction=False)
+        for gid in gids:
+            pipe.hmget(self._meta(gid), "seq", "over", "challenge", "chal", "resigned", "bots", "deals")
+        out: list[dict | None] = []
+        for seq, over, challenge, chal, resigned, bots, deals in pipe.execute():
+            out.append(None if seq is None else
+                       {"seq": int(seq), "over": over == "1", "challenge": challenge,
+                        "chal": json.loads(chal) if chal else None, "resigned": json.loads(resigned or "[]"),
+                        "bots": json.loads(bots or "[]"), "deals": None if deals is None else int(deals)})
+        return out
+
+    def deal_moves(self, gid: str, batch: int = 256) -> list[dict]:
+        """The events of the current deal (from its deal_started or game_created event), newest first."""
+        out: list[dict] = []
+        end = "+"
+        while True:
+            rows = self.r.xrevrange(self._log(gid), max=end, min="-", count=batch)
+            for _, fields in rows:
+                if fields.get("kind") != "event":
+                    continue
+                event = json.loads(fields["data"])
+                out.append(event)
+                if event.get("type") in ("deal_started", "game_created"):
+                    return out
+            if len(rows) < batch:
+                return out
+            end = f"({rows[-1][0]}"
 
     def forget(self, gid: str, score) -> bool:
         """Drop a gone or finished game from the index unless it was registered again since ``score``."""

@@ -42,6 +42,7 @@ def register(subparsers) -> None:
                                                                     "--server: REFEREE_MC_BUDGET_MS on the server)")
     t.add_argument("--mc-playouts", type=int, default=None, help="mc playout cap per decision (not with --server)")
     t.add_argument("--no-progress", action="store_true")
+    t.add_argument("--json", action="store_true", help="print the standings as one JSON object too, as the last line")
     t.set_defaults(func=tournament_command)
 
 
@@ -128,12 +129,13 @@ def tournament_command(args) -> int:
     summary = run(args.preset, seats, args.deals, seed, rules=args.rules, match_deals=args.match_deals,
                   processes=args.processes, options={"mc": mc}, show_progress=not args.no_progress)
     print(table(summary))
-    print(json.dumps(last_line(summary)))
+    if args.json:
+        print(json.dumps(last_line(summary)))
     return 0
 
 
 def _league(args, seats: list[str]) -> int:
-    from workers.league import LeagueError, run
+    from workers.league import LeagueError, extras_table, fallback_warnings, run
     from workers.tournament import last_line, table
 
     local = [flag for flag, value in (("--mc-budget-ms", args.mc_budget_ms), ("--mc-playouts", args.mc_playouts),
@@ -156,6 +158,13 @@ def _league(args, seats: list[str]) -> int:
     print(f"league seed {summary['seed']} (--seed {summary['seed']} deals the same hands again on this server; "
           "keep it from the seats until the deals are played)")
     print(table(summary))
-    print(json.dumps({**last_line(summary), "server": summary["server"], "games": summary["games"],
-                      "seed": summary["seed"]}))
+    print(extras_table(summary))
+    last = last_line(summary)
+    for label, b in last["bots"].items():
+        b.update(rating=summary["bots"][label]["rating"], fallbacks=summary["bots"][label]["fallbacks"])
+    for warning in fallback_warnings(summary["records"]):
+        print(f"warning: {warning}", file=sys.stderr)
+    if args.json:
+        print(json.dumps({**last, "server": summary["server"], "games": summary["games"], "seed": summary["seed"],
+                          "moves": summary["moves"]}))
     return 0

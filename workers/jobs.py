@@ -15,7 +15,7 @@ from service import logs, metrics
 from service.backpressure import remaining_ms, shared_ms
 from service.errors import NotFound
 from service.bot_accounts import remote_name
-from service.bot_turns import away, fallback_due
+from service.bot_turns import fallback_due, fallback_kind
 from service.games import GameService, worker_bot
 from service.redis_conn import connect_cluster, decoding
 from service.scheduler import BotScheduler
@@ -134,9 +134,9 @@ def play(service: GameService, game_id: str, seq: int, strategy=bots.get) -> dic
     The bot gets what the observer builds (the seat's view and its annotated legal moves) and (if it wants it) the seat's redacted log; ``mc`` stops
     searching at its time budget (200 ms by default), so the move is proposed well within budget + 1 s.
     Once no worker seat acts and the registered bots' deadline has passed, the fallback plays a registered
-    seat (an away one first), its move marked ``fallback``. On a seq conflict, re-read: if the game moved on
-    (a late answer of the registered bot included), the applier of the newer seq scheduled its own job, so
-    this one only retries while it is still current.
+    seat (a resigned or away one first), its move marked ``fallback`` (``resigned``, ``away`` or ``timeout``).
+    On a seq conflict, re-read: if the game moved on (a late answer of the registered bot included), the
+    applier of the newer seq scheduled its own job, so this one only retries while it is still current.
     """
     while True:
         try:
@@ -150,8 +150,8 @@ def play(service: GameService, game_id: str, seq: int, strategy=bots.get) -> dic
         seats = [s for s in actors if worker_bot(rec.bots[s])]
         fallback = None
         if not seats and fallback_due(rec):
-            seats = sorted((s for s in actors if remote_name(rec.bots[s])), key=lambda s: not away(rec, s))
-            fallback = "away" if seats and away(rec, seats[0]) else "timeout"
+            seats = sorted((s for s in actors if remote_name(rec.bots[s])), key=lambda s: fallback_kind(rec, s) == "timeout")
+            fallback = fallback_kind(rec, seats[0]) if seats else None
         if not seats:
             return {"status": "no_bot_to_act", "seq": seq}
         seat = seats[0]

@@ -9,7 +9,9 @@ in-process tournament the deals are cut into matches of ``match_deals`` deals (`
 deal of a match, the exchange carrying over) and match *i* rotates the seats by *i*. The league follows each
 game's event stream (table token) until the deal is over, then reads the deal's result from the server: the
 places from the game's state, the forbidden finishes from its events. Nothing is computed locally but the
-summary (workers/tournament.summarize: mean place with a 95% interval and UECda points, referee/scoring.py).
+summary (workers/tournament.summarize: mean place with a 95% interval and UECda points, referee/scoring.py), the
+fallback moves the server played per seat (``timeout``, ``away``, ``resigned``: read from the events) and each
+seat's rating over the league's deals (``league_ratings``: OpenSkill, as the server rates registered bots).
 
 The client speaks plain HTTP (requests): it imports nothing of the service.
 """
@@ -22,6 +24,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import requests
+from openskill.models import PlackettLuce
 
 from .tournament import match_seed, progress, summarize
 
@@ -29,6 +32,7 @@ RETRIES = 8  # lost connections and 429/502/503/504 (a busy server): retried aft
 STREAM_WAIT_S = 20  # the event stream closes after this long without an event; the league reconnects
 MAX_NAME = 40
 SEED_BITS = 63  # a league's seed and its matches' seeds: int64, and too many to try
+FALLBACK_KINDS = ("timeout", "away", "resigned")  # why the server played a registered bot's move (docs/remote-bots.md)
 
 
 def draw_seed() -> int:
@@ -150,7 +154,8 @@ def play_match(server: Server, task: dict, on_deal=None, stop: threading.Event |
     labels = [seats[(s + rot) % n] for s in range(n)]
     names = player_names(labels)
     players = [{"name": name, "bot": label} for name, label in zip(names, labels)]
-    body = {"preset": task["preset"], "players": players, "seed": match_seed(task["seed"], index, SEED_BITS)}
+    body = {"preset": task["preset"], "players": players, "seed": match_seed(task["seed"], index, SEED_BITS),
+            "deals": task["deals"]}
     if task.get("rules"):
         body["rules"] = task["rules"]
     if stop.is_set():
@@ -188,12 +193,18 @@ def _play_deals(server, task, gid, token, start, labels, names, on_deal, stop) -
             raise LeagueError(f"game {gid}: deal {d + 1} ended without a place for every seat: {places}")
         events = server.call("GET", f"/v1/games/{gid}/events?after={start}", token)["events"]
         forbidden = [0] * n
+        fallbacks = [dict.fromkeys(FALLBACK_KINDS, 0) for _ in range(n)]
         for ev in events:
             for item in ev.get("outcome") or ():
                 if item.get("kind") == "finish" and item.get("why"):
                     forbidden[item["seat"]] += 1
+            if ev.get("type") == "move" and ev.get("fallback") in FALLBACK_KINDS:
+                fallbacks[ev["move"]["seat"]][ev["fallback"]] += 1
         records.append({"places": places, "bots": labels, "forbidden": forbidden, "game_id": gid,
-                        "deal": state["deal"]})
+                        "deal": state["deal"], "fallbacks": fallbacks,
+                        "moves": sum(1 for ev in events if ev.get("type") == "move"),
+                        "seat_moves": [sum(1 for ev in events if ev.get("type") == "move" and ev["move"].get("seat") == s)
+                                       for s in range(n)]})
         if on_deal is not None:
             on_deal()
     return records
@@ -237,6 +248,55 @@ def run(server_url: str, preset: str, seats: list[str], deals: int, seed: int | 
             raise
         pool.shutdown()
     records = [rec for r in sorted(results, key=lambda r: r["index"]) for rec in r["records"]]
+    bots = summarize(records)
+    ratings = league_ratings(records)
+    for label, b in bots.items():
+        b["fallbacks"] = {kind: sum(r["fallbacks"][s][kind] for r in records for s, seat in enumerate(r["bots"])
+                                    if seat == label) for kind in FALLBACK_KINDS}
+        b["rating"] = ratings[label]
     return {"server": server.base, "seed": seed, "preset": preset, "deals": len(records), "seats": seats,
-            "bots": summarize(records), "games": [r["game_id"] for r in sorted(results, key=lambda r: r["index"])],
-            "records": records, "seconds": round(time.time() - started, 1)}
+            "bots": bots, "games": [r["game_id"] for r in sorted(results, key=lambda r: r["index"])],
+            "moves": sum(r["moves"] for r in records), "records": records, "seconds": round(time.time() - started, 1)}
+
+
+def league_ratings(records: list[dict]) -> dict[str, dict]:
+    """Each seat label's OpenSkill (Plackett-Luce) rating over the league's deals in order, from the prior (mu 25,
+    sigma 25/3): mu, sigma and the 95% interval mu ± 2 sigma. Seats sharing a label in a deal (three ``random``)
+    move it by the mean of their updates."""
+    model = PlackettLuce()
+    ratings: dict = {}
+    for rec in records:
+        after = model.rate([[ratings.get(label) or model.rating()] for label in rec["bots"]], ranks=rec["places"])
+        seats: dict[str, list] = {}
+        for label, team in zip(rec["bots"], after):
+            seats.setdefault(label, []).append(team[0])
+        for label, rs in seats.items():
+            ratings[label] = model.create_rating([sum(r.mu for r in rs) / len(rs), sum(r.sigma for r in rs) / len(rs)])
+    return {label: {"mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
+                    "interval": [round(r.mu - 2 * r.sigma, 3), round(r.mu + 2 * r.sigma, 3)]}
+            for label, r in ratings.items()}
+
+
+def extras_table(summary: dict) -> str:
+    """The league's lines after the tournament's table: each seat's rating and the fallback moves played for it."""
+    lines = [f"{'bot':<16} {'rating':>8} {'95% interval':>18} {'timeouts':>9} {'away':>6} {'resigned':>9}"]
+    for name, b in summary["bots"].items():
+        r, f = b["rating"], b["fallbacks"]
+        interval = f"[{r['interval'][0]:.2f}, {r['interval'][1]:.2f}]"
+        lines.append(f"{name:<16} {r['mu']:>8.2f} {interval:>18} {f['timeout']:>9} {f['away']:>6} {f['resigned']:>9}")
+    return "\n".join(lines)
+
+
+def fallback_warnings(records: list[dict], share: float = 0.5) -> list[str]:
+    """A warning per registered bot (``@name``) whose seats had more than ``share`` of their moves played by the
+    server's fallback: its standing measures the fallback, not the bot (is its process running?)."""
+    out = []
+    for label in dict.fromkeys(label for r in records for label in r["bots"] if label.startswith("@")):
+        seats = [(r, s) for r in records for s, seat in enumerate(r["bots"]) if seat == label]
+        moves = sum(r.get("seat_moves", [0] * len(r["bots"]))[s] for r, s in seats)
+        played = sum(sum(r.get("fallbacks", [{}] * len(r["bots"]))[s].values()) for r, s in seats)
+        if moves and played > share * moves:
+            out.append(f"{label}: {played} of its {moves} moves were played by the server's fallback (it did not "
+                       "answer in time or was away): its standing is the fallback's, not the bot's — is its process "
+                       "running?")
+    return out

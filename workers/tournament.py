@@ -79,7 +79,8 @@ def play_match(task: dict) -> dict:
 
 def summarize(records: list[dict]) -> dict:
     """Per bot name over every deal it played: referee.scoring.standing (mean place, 95% interval, UECda
-    points, ...). A record is ``{"places": [...], "bots": [...], "forbidden": [...]}``, one entry per seat."""
+    points, ...), best first (by mean place, then name): the order every table and JSON line prints them in.
+    A record is ``{"places": [...], "bots": [...], "forbidden": [...]}``, one entry per seat."""
     per: dict[str, dict] = {}
     for rec in records:
         n = len(rec["bots"])
@@ -88,7 +89,8 @@ def summarize(records: list[dict]) -> dict:
             b["places"].append(rec["places"][s])
             b["seats"].append(n)
             b["forbidden"] += rec["forbidden"][s]
-    return {name: standing(b["places"], b["seats"], b["forbidden"]) for name, b in sorted(per.items())}
+    standings = {name: standing(b["places"], b["seats"], b["forbidden"]) for name, b in per.items()}
+    return dict(sorted(standings.items(), key=lambda item: (item[1]["mean_place"], item[0])))
 
 
 def progress(done: int, total: int, started: float, out=None) -> None:
@@ -152,7 +154,7 @@ def table(summary: dict) -> str:
 
 
 def last_line(summary: dict) -> dict:
-    """The one JSON object a tournament or league prints last."""
+    """The JSON object a tournament or league prints last, with ``--json``."""
     keys = ("mean_place", "ci95", "first_share", "points", "mean_points")
     return {"preset": summary["preset"], "deals": summary["deals"],
             "bots": {k: {f: v[f] for f in keys} for k, v in summary["bots"].items()}}

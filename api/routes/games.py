@@ -25,7 +25,8 @@ def create_game():
     out = service().create(data["preset"], data["players"], rules=data.get("rules"),
                            seed=data.get("seed"), hands=data.get("hands"), table=data["table"],
                            leader=data.get("leader"), bot_budget_ms=data.get("bot_budget_ms"),
-                           bot_away_after=data.get("bot_away_after"), bot_fallback=data.get("bot_fallback"))
+                           bot_away_after=data.get("bot_away_after"), bot_fallback=data.get("bot_fallback"),
+                           deals=data.get("deals"))
     return respond(CreatedGameSchema(), out, 201)
 
 
@@ -41,7 +42,8 @@ def get_game(game_id):
 @bp.delete("/<game_id>")
 def delete_game(game_id):
     svc = service()
-    svc.delete(game_id, svc.viewer(svc.load(game_id), bearer()))
+    rec = svc.load(game_id)
+    svc.delete(game_id, svc.viewer(rec, bearer()), rec)
     return "", 204
 
 

@@ -3,6 +3,7 @@ from flask import Blueprint, request
 from service.bot_accounts import remote_name
 from service.idempotency import idempotency_key
 
+from ..guards import bot_move_rate, charge_bot_move
 from ..http import bearer, json_answer, move_body, respond, service
 from ..schemas import JudgedSchema, MoveRequestSchema, move_from
 
@@ -22,8 +23,13 @@ def propose(game_id):
     data = move_body(MOVE_REQUEST)
     _bot_answered(svc, rec, viewer, data.get("seat"))
     move, expected_seq = move_from(data), data.get("expected_seq")
+    rec = svc.current(rec, expected_seq)
+    owed_ms = svc.owed_answer(rec, viewer, data.get("seat"), expected_seq)
+    bot_move_rate(owed_ms)  # a bot's answer to a turn it owes is never refused for the rate (docs/limits.md)
     keyed = idempotency_key(key, token, move, expected_seq) if key is not None else None
     status, out = svc.propose(game_id, move, viewer, expected_seq=expected_seq, rec=rec, idempotency=keyed)
+    if owed_ms is not None and status == 422:
+        charge_bot_move()
     headers = {"Idempotent-Replayed": "true"} if out.pop("replayed", False) else {}
     return json_answer(out, status, headers)  # already the JudgedSchema shape, the table's state encoded once
 

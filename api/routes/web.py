@@ -1,7 +1,8 @@
 """The web page at ``/``: plain HTML/CSS/JS and a font from api/static (nothing external; the font is prebuilt).
 
-The page talks only to the public /v1 API; ``/web/config.json`` tells it what the
-catalogue does not: the bot strategies the service accepts.
+The page talks to the public /v1 API; two routes tell it what the API does not: ``/web/config.json`` the bot
+strategies the service accepts, ``/web/games/<id>/seats`` who sits where (a human, or which bot), for the seat
+badges on the table.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from flask import Blueprint, send_from_directory
 
 from service.scheduler import BOT_STRATEGIES
 
+from ..http import bearer, service
 from ..i18n import localize_response
 
 # The page loads only its own files: no inline script or style, no other origin (its styles are in app.css,
@@ -39,3 +41,13 @@ def index():
 @bp.get("/web/config.json")
 def config():
     return {"bots": list(BOT_STRATEGIES)}
+
+
+@bp.get("/web/games/<game_id>/seats")
+def seats(game_id):
+    """Each seat's kind for any token of the game: ``{"kind": "human"}`` or ``{"kind": "bot", "bot": "mc"}``
+    (``"@name"`` for a registered bot). Who is a bot is no secret at the table: the page shows it on every seat."""
+    svc = service()
+    rec = svc.load(game_id)
+    svc.viewer(rec, bearer())  # any seat's token, or the table's
+    return {"seats": [{"kind": "bot", "bot": bot} if bot else {"kind": "human"} for bot in rec.bots]}

@@ -26,11 +26,18 @@ function t(key, vars = {}) {
 function applyLang() {
   document.documentElement.lang = S.lang;
   $$("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  $$("[data-i18n-ph]").forEach((el) => { el.placeholder = t(el.dataset.i18nPh); });
+  $$("[data-i18n-title]").forEach((el) => { el.title = t(el.dataset.i18nTitle); });
+  $$("[data-i18n-aria]").forEach((el) => { el.setAttribute("aria-label", t(el.dataset.i18nAria)); });
+  $$("#entry-action option").forEach((o) => { o.textContent = t(o.value); });
   $("#lang").textContent = S.lang === "en" ? "日本語" : "English";
-  if (S.catalog) { renderRules(); fitSeats(); }
-  if (S.state) renderGame();
-  if (S.replay.state) renderReplayState();
+  $("#lang").lang = S.lang === "en" ? "ja" : "en";
+  if (S.catalog) { renderRules(); relabelSeats(); fitSeats(); }
+  if (S.state) { setupSeatSwitch(); renderGame(); }
+  if (S.replay.state) { renderReplayLog(); renderReplayState(); }
   if (S.botList) renderBots();
+  if (!$("#view-new").hidden) renderKnown();
+  $$(".result").forEach((el) => { if (el.rerender) el.rerender(); });  // a verdict shown stays, in the new language
 }
 
 // ---------------------------------------------------------------- API
@@ -44,9 +51,20 @@ async function api(path, { method = "GET", token, body, text = false } = {}) {
   else { try { data = await r.json(); } catch (e) { data = null; } }
   return { status: r.status, ok: r.ok, data, headers: r.headers };
 }
+// An API error in words: English shows the referee's own message (it names the field at fault); Japanese says
+// what kind of error it is, the referee's English message left to the element's tooltip (see setError).
 function errText(res) {
   const e = res.data && res.data.error;
-  return e ? `${e.code}: ${e.message}` : `HTTP ${res.status}`;
+  if (!e) return t("err_http", { status: res.status });
+  if (S.lang !== "ja") return `${e.code}: ${e.message}`;
+  const field = /'(\w+)'/.exec(e.message || "");  // the field the referee names ("a play takes no 'rank'")
+  const words = I18N.ja[`err_${e.code}`] ? t(`err_${e.code}`) : t("err_other", { code: e.code });
+  return field && I18N.ja[`err_${e.code}`] ? `${words}（${field[1]}）` : words;
+}
+function setError(el, res) {
+  el.textContent = errText(res);
+  const e = res.data && res.data.error;
+  el.title = e && S.lang === "ja" ? `${e.code}: ${e.message}` : "";
 }
 
 // ---------------------------------------------------------------- storage and routing
@@ -95,30 +113,42 @@ async function route() {
 }
 
 // ---------------------------------------------------------------- cards
+// A card drawn as a card: rank and suit in two opposite corners, a suit pip in the middle, a framed face for J, Q
+// and K, a star for a joker. Sizes are the CSS's (--cw, --ch): a thumb's width on a phone.
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const FACE_RANKS = new Set(["J", "Q", "K"]);
 function cardEl(code, cls = "") {
   const el = document.createElement("span");
-  el.className = `card ${cls}`;
+  el.className = `card ${cls}`.trim();
   el.dataset.card = code;
-  if (code.startsWith("JK")) { el.classList.add("joker"); el.innerHTML = `<b>JK</b><i>★</i>`; }
-  else {
-    const r = code[1] === "T" ? "10" : code.slice(1);
-    el.classList.add(code[0] === "H" || code[0] === "D" ? "red" : "black");
-    el.innerHTML = `<b>${r}</b><i>${SUITS[code[0]] || code[0]}</i>`;
+  el.translate = false;  // JOKER and the ranks are what is printed on the cards, in either language
+  el.title = cardName(code);
+  el.setAttribute("aria-label", cardName(code));
+  if (code.startsWith("JK")) {
+    el.classList.add("joker");
+    const corner = `<b>JK</b><i>★</i>`;
+    el.innerHTML = `<span class="idx tl" aria-hidden="true">${corner}</span><span class="pip face" aria-hidden="true"><i>★</i><em>JOKER</em></span>` +
+      `<span class="idx br" aria-hidden="true">${corner}</span>`;
+    return el;
   }
-  el.title = code;
+  const rank = code[1] === "T" ? "10" : code.slice(1);
+  const suit = SUITS[code[0]] || code[0];
+  el.classList.add(code[0] === "H" || code[0] === "D" ? "red" : "black");
+  const corner = `<b>${rank}</b><i>${suit}</i>`;
+  const middle = FACE_RANKS.has(rank) ? `<span class="pip face" aria-hidden="true"><b>${rank}</b><i>${suit}</i></span>`
+    : `<span class="pip" aria-hidden="true">${suit}</span>`;
+  el.innerHTML = `<span class="idx tl" aria-hidden="true">${corner}</span>${middle}<span class="idx br" aria-hidden="true">${corner}</span>`;
   return el;
 }
 function cardsText(cards) {
   if (typeof cards === "number") return countWords(cards);
   return cardsWords(cards);
 }
-function ruleName(id) { return ruleLabel(id, S.state); }
-function ruleChip(id) {
+function ruleChip(id, st = S.state) {
   const el = document.createElement("span");
   el.className = "chip";
   const r = S.catalog && S.catalog.rules.find((x) => x.id === id);
-  el.textContent = ruleLabel(id, S.state);
+  el.textContent = ruleWord(id, st);
   el.title = r ? `${id}: ${ruleDesc(r)}` : id;
   return el;
 }
@@ -133,7 +163,7 @@ async function loadCatalog() {
   }
   $("#preset").value = Object.keys(S.catalog.presets).includes("nanko") ? "nanko" : $("#preset").value;
   renderRules();
-  for (let i = 0; i < 4; i++) addSeat(i === 0 ? "you" : `bot${i}`, i === 0 ? "" : defaultBot());
+  for (let i = 0; i < 4; i++) addSeat(defaultName(i), i === 0 ? "" : defaultBot());
   fitSeats();
 }
 function presetRules() { return S.catalog.presets[$("#preset").value] || {}; }
@@ -147,8 +177,9 @@ function renderRules() {
     const on = pr[r.id] !== false && pr[r.id] !== undefined;
     const row = document.createElement("label");
     row.className = "rule";
-    row.innerHTML = `<input type="checkbox" data-rule="${r.id}"> <span class="ja">${escapeHtml(ruleLabel(r.id, { rules: pr }))}</span> <code>${r.id}</code>` +
-      `${r.declarable ? ' <span class="tag">宣言</span>' : ""}<small>${escapeHtml(ruleDesc(r))}</small>`;
+    row.title = r.id;
+    row.innerHTML = `<input type="checkbox" data-rule="${r.id}"> <span class="rname">${escapeHtml(ruleWord(r.id, { rules: pr }))}</span>` +
+      `${r.declarable ? ` <span class="tag">${t("tag_declared")}</span>` : ""}<small>${escapeHtml(ruleDesc(r))}</small>`;
     const cb = $("input", row);
     cb.checked = r.id in keep ? keep[r.id] : on;
     if (r.id in keep) cb.dataset.touched = "1";
@@ -189,7 +220,10 @@ function paramControls(r, presetParams) {
     }
     Object.assign(input.dataset, { of: r.id, param: name, kind: spec.choices ? "choice" : spec.type });
     input.dataset.preset = JSON.stringify(value);
-    label.append(`${name} `, input);
+    const code = document.createElement("code");
+    code.translate = false;  // a parameter's name is the API's (rules overrides), in either language
+    code.textContent = name;
+    label.append(code, " ", input);
     wrap.appendChild(label);
   }
   return wrap;
@@ -200,26 +234,44 @@ function paramValue(input) {
   const choice = input.value;
   return /^-?\d+$/.test(choice) && typeof JSON.parse(input.dataset.preset) === "number" ? Number(choice) : choice;
 }
-// The folded rules list says what it holds: on a phone the list is closed, so Create game stays near the seats.
+// The folded rules list says what it holds, so Create game stays on the first screen right under the seats.
 function rulesSummary() {
   const all = $$("input[data-rule]");
-  $("#rules-summary").textContent = `${$("#preset").value}: ${all.filter((c) => c.checked).length} / ${all.length}`;
+  const changed = all.filter((c) => c.dataset.touched).length + ($("#rules-json").value.trim() ? 1 : 0);
+  $("#rules-summary").textContent = t("rules_summary", { preset: $("#preset").value, on: all.filter((c) => c.checked).length,
+    all: all.length, changed: changed ? t("rules_changed", { n: changed }) : "" });
 }
 // The strongest bot that answers within the bot-turn budget: mc (200 ms a turn by default), else greedy.
 function defaultBot() { return ["mc", "greedy"].find((b) => S.bots.includes(b)) || S.bots[0] || ""; }
+// A new seat's name: "you" and "bot1"… in the page's language (あなた, ボット1…); renamed with the language until edited.
+function defaultName(i) { return i === 0 ? t("default_you") : t("default_bot", { n: i }); }
+function isDefaultName(name, i) {
+  return [I18N.en, I18N.ja].some((d) => name === (i === 0 ? d.default_you : d.default_bot.replace("{n}", i)) ||
+    name === d.player_n.replace("{n}", i + 1)) || /^p\d+$/.test(name);
+}
 function addSeat(name, bot) {
   const box = $("#seats");
   const n = box.children.length;
   if (n >= seatRange().max) return;
-  if ($("#table-mode").checked && (!name || /^(bot\d+|you)$/.test(name))) name = t("player_n", { n: n + 1 });
+  if ($("#table-mode").checked && (!name || isDefaultName(name, n))) name = t("player_n", { n: n + 1 });
   const row = document.createElement("div");
   row.className = "seatrow";
-  row.innerHTML = `<span class="seatno">${n}</span><input class="seat-name" value="${escapeHtml(name || `p${n}`)}" maxlength="40">` +
-    `<select class="seat-kind" aria-label="${t("human")} / ${t("bot")}"><option value="">${t("human")}</option>` +
-    S.bots.map((b) => `<option value="${b}">${t("bot")}: ${b}</option>`).join("") + `</select>`;
+  row.innerHTML = `<span class="seatno">${n}</span><input class="seat-name" value="${escapeHtml(name || defaultName(n))}" maxlength="40">` +
+    `<select class="seat-kind"><option value=""></option>` + S.bots.map((b) => `<option value="${b}"></option>`).join("") + `</select>`;
   $(".seat-kind", row).value = bot || "";
   box.appendChild(row);
+  relabelSeats();
   syncLeader();
+}
+// The seat rows in the page's language: the human / bot choices, and the names nobody has edited.
+function relabelSeats() {
+  $$(".seatrow").forEach((row, i) => {
+    const kind = $(".seat-kind", row);
+    kind.setAttribute("aria-label", `${t("human")} / ${t("bot")}`);
+    $$("option", kind).forEach((o) => { o.textContent = o.value ? t("bot_kind", { bot: o.value }) : t("human"); });
+    const name = $(".seat-name", row);
+    if (isDefaultName(name.value, i)) name.value = $("#table-mode").checked ? t("player_n", { n: i + 1 }) : defaultName(i);
+  });
 }
 // The players the chosen preset is played by (GET /v1/rules seats: nanko 3 to 6); the seat buttons keep to it.
 function seatRange() {
@@ -242,8 +294,7 @@ function syncLeader() {
   $$(".seatrow").forEach((row, i) => {
     const kind = $(".seat-kind", row), name = $(".seat-name", row);
     kind.hidden = kind.disabled = table;
-    if (table && /^(bot\d+|you|p\d+)$/.test(name.value)) name.value = t("player_n", { n: i + 1 });
-    else if (!table && name.value === t("player_n", { n: i + 1 })) name.value = i ? `bot${i}` : "you";
+    if (isDefaultName(name.value, i)) name.value = table ? t("player_n", { n: i + 1 }) : defaultName(i);
   });
   const sel = $("#leader");
   const v = sel.value;
@@ -292,7 +343,7 @@ async function createGame(ev) {
     if (leader) body.leader = leader;  // seat 0 leads by default
   }
   const res = await api("/v1/games", { method: "POST", body });
-  if (!res.ok) { $("#create-error").textContent = errText(res); return; }
+  if (!res.ok) { setError($("#create-error"), res); return; }
   afterCreate(res.data, players, table);
 }
 function afterCreate(g, players, table) {
@@ -336,13 +387,14 @@ function renderKnown() {
   for (const [id, g] of all) {
     const li = document.createElement("li");
     li.dataset.game = id;
-    li.innerHTML = `<code>${id.slice(0, 8)}</code> <span>${escapeHtml(g.preset || "")} · ${escapeHtml((g.names || []).join(", "))}</span>`;
+    li.innerHTML = `<code>${id.slice(0, 8)}</code> <span translate="no">${escapeHtml(g.preset || "")} · ${escapeHtml((g.names || []).join(", "))}</span>`;
     const seats = mySeats(g);
     for (const [i, tok] of seats) {
       const a = document.createElement("a");
       a.className = "seatlink";
       a.href = link("table", id, tok);
       a.textContent = t("your_seat", { n: i, name: (g.names || [])[i] || "" });
+      a.translate = false;  // it holds a player's name
       li.append(a);
     }
     if (!seats.length) li.insertAdjacentHTML("beforeend", `<span class="muted">${t("no_seat")}</span>`);
@@ -365,7 +417,7 @@ async function importRecord(ev) {
   ev.preventDefault();
   $("#import-error").textContent = "";
   const res = await api("/v1/games", { method: "POST", body: { record: $("#import-text").value } });
-  if (!res.ok) { $("#import-error").textContent = errText(res); return; }
+  if (!res.ok) { setError($("#import-error"), res); return; }
   const g = res.data;
   remember(g.game_id, { table_token: g.table_token, seat_tokens: g.seat_tokens, names: g.state.players.map((p) => p.name), preset: g.state.preset });
   go("replay", g.game_id, g.table_token);
@@ -379,9 +431,11 @@ async function openGame(id, token) {
   S.lastSync = S.lastBeat = Date.now();
   S.state = null; S.log = []; S.selected.clear(); S.chosen = null; S.legal = null; S.replay.state = null;
   S.banners = []; S.bannerShown = null; S.turnovers = []; S.lastTrick = null; S.resultDeal = null; S.standings = null; S.offline = false;
+  S.kinds = null; S.flight = null;
+  $("#felt").innerHTML = "";  // another game's field must not fly into this one
   const res = await api(`/v1/games/${id}`, { token });
   if (!res.ok) {
-    $("#game-title").textContent = errText(res);
+    setError($("#game-title"), res);
     return;
   }
   const v = res.headers.get("X-Referee-Viewer");
@@ -392,12 +446,32 @@ async function openGame(id, token) {
   S.bannerSeq = S.evSeq = S.seq;  // history is in the log; banners are for what happens from now on
   remember(id, S.game.viewer === "table" ? { table_token: token, preset: S.state.preset, names: S.state.players.map((p) => p.name) }
     : { [`seat${S.game.viewer}`]: token, preset: S.state.preset, names: S.state.players.map((p) => p.name) });
-  const ev = await api(`/v1/games/${id}/events?after=${Math.max(-1, S.seq - 40)}`, { token });
+  // the table token reads the rejected proposals too (the audit), each worded against the table it was judged on
+  const audit = S.game.viewer === "table" ? "&include_rejected=true" : "";
+  const ev = await api(`/v1/games/${id}/events?after=${Math.max(-1, S.seq - 40)}${audit}`, { token });
   if (ev.ok) S.log = ev.data.events.filter((e) => e.type !== "game_created");
+  await Promise.all([readJudgedStates(S.log), loadSeatKinds()]);
   setupSeatSwitch();
   await refreshLegal();
   renderGame();
   stream(S.streamGen);
+}
+// Each rejection read from the audit (table token) gets the state it was judged on: the state after the event it
+// followed (GET …/replay?seq=after_seq), so that its words never follow the table on. The last ten only.
+async function readJudgedStates(log) {
+  const rejected = log.filter((e) => e.type === "rejected" && !e.judged && typeof e.after_seq === "number").slice(-10);
+  const seqs = [...new Set(rejected.map((e) => e.after_seq))];
+  const states = {};
+  await Promise.all(seqs.map(async (seq) => {
+    const r = await api(`/v1/games/${S.game.id}/replay?seq=${seq}`, { token: S.game.token }).catch(() => null);
+    if (r && r.ok) states[seq] = r.data.state;
+  }));
+  rejected.forEach((e) => { if (states[e.after_seq]) e.judged = states[e.after_seq]; });
+}
+// Who sits where: human, or which bot (GET /web/games/{id}/seats); the seat badges on the table say it.
+async function loadSeatKinds() {
+  const r = await api(`/web/games/${S.game.id}/seats`, { token: S.game.token }).catch(() => null);
+  S.kinds = r && r.ok ? r.data.seats : null;
 }
 function setupSeatSwitch() {
   const sel = $("#seat-switch");
@@ -481,10 +555,15 @@ function ingest(evs) {
       if (ev.type === "deal_started") S.lastTrick = null;
     }
   }
-  S.log.sort((a, b) => (typeof a.seq === "number" ? a.seq : 1e9) - (typeof b.seq === "number" ? b.seq : 1e9));
+  S.log.sort((a, b) => logPos(a) - logPos(b));
   if (S.log.length > 200) S.log.splice(0, S.log.length - 200);
   dropStaleBanners();
   pumpBanners();
+}
+// Where an entry sits in the log: an event at its seq, a rejection right after the event it was judged against.
+function logPos(e) {
+  if (typeof e.seq === "number") return e.seq;
+  return typeof e.after_seq === "number" ? e.after_seq + 0.5 : 1e9;
 }
 // One banner per event: the first moment large, the others beneath it.
 function mergedBanner(list, seq) {
@@ -600,16 +679,28 @@ function fieldCardsEl(cards, as, cls = "") {
   const box = document.createElement("div");
   box.className = `fieldcards ${cls}`;
   cards.forEach((code) => {
-    const ce = cardEl(code);
+    const ce = cardEl(code, "fieldcard");
     if (as && as[code]) { ce.classList.add("read"); ce.insertAdjacentHTML("beforeend", `<u>=${escapeHtml(cardName(as[code]))}</u>`); }
     box.appendChild(ce);
   });
   return box;
 }
-// lastTrick: {cards, as, seat} of a play the field no longer shows (flushed), drawn faded with 流れ
-function renderFelt(felt, st, bottom, acting, { passed = new Set(), lastTrick = null, hands = false } = {}) {
-  felt.innerHTML = "";
+// A seat's badge: human, or which bot (registered bots by their @name; "away" when its fallback plays for it).
+function seatKind(st, seat) {
+  const p = st.players[seat] || {};
+  const k = (S.kinds && S.kinds[seat]) || (p.bot ? { kind: "bot", bot: p.bot } : null);
+  if (!k) return null;
+  if (k.kind !== "bot") return { cls: "human", text: t("kind_human") };
+  return { cls: "bot", text: t("kind_bot", { bot: k.bot }) + (p.away ? ` · ${t("kind_away")}` : "") };
+}
+// The table: the seats around the felt (the one to act ringed and marked, the one whose cards lie on the field
+// marked too) and the field in the middle. lastTrick: {cards, as, seat} of a play the field no longer shows
+// (flushed), drawn faded with 流れ. The field is redrawn only when what it shows changes, so a set in flight keeps
+// flying; a new play (animate) flies in from the hand that played it, or from its player's seat.
+function renderFelt(felt, st, bottom, acting, { passed = new Set(), lastTrick = null, hands = false, animate = false } = {}) {
+  $$(":scope > .seat", felt).forEach((e) => e.remove());
   const n = st.players.length;
+  const f = st.field && st.field.cards && st.field.cards.length ? st.field : null;
   st.players.forEach((p, i) => {
     const k = (i - (bottom || 0) + n) % n;
     const ang = Math.PI / 2 + (k * 2 * Math.PI) / n;
@@ -621,15 +712,19 @@ function renderFelt(felt, st, bottom, acting, { passed = new Set(), lastTrick = 
     el.style.top = `${50 + 35 * Math.sin(ang)}%`;
     if (acting.includes(p.seat)) el.classList.add("acting");
     if (p.place) el.classList.add("done");
-    if (S.game && S.game.viewer === p.seat) el.classList.add("me");
+    if (isMe(p.seat, st)) el.classList.add("me");
+    if (f && f.seat === p.seat) el.classList.add("lastplay");
     const pend = (st.pending || []).filter((x) => x.seat === p.seat);
-    el.innerHTML = `<div class="who"><span class="seatno">${p.seat}</span> ${escapeHtml(p.name)}</div>` +
-      `<div class="title">${p.title ? escapeHtml(p.title) : "&nbsp;"}</div>` +
+    const kind = seatKind(st, p.seat);
+    el.innerHTML = `<div class="who"><span class="seatno">${p.seat}</span> <span class="name" translate="no">${escapeHtml(p.name)}</span></div>` +
+      (kind ? `<div class="kind ${kind.cls}">${escapeHtml(kind.text)}</div>` : "") +
+      `<div class="title">${p.title ? escapeHtml(titleWord(p.title)) : "&nbsp;"}</div>` +
       `<div class="count"><span class="backs">${"<i></i>".repeat(Math.min(p.hand_count, 14))}</span> ${p.hand_count} ${t("cards_left")}</div>` +
-      (p.place ? `<div class="place">${t("place")} ${p.place}</div>` : "") +
-      (pend.length ? `<div class="pend">${pend.map((x) => escapeHtml(t(x.action))).join(", ")}</div>` : "");
-    if (passed.has(p.seat) && !p.place) el.insertAdjacentHTML("beforeend", `<div class="passmark">パス</div>`);
-    if (acting.includes(p.seat)) el.insertAdjacentHTML("beforeend", `<div class="turnmark">▶</div>`);
+      (p.place ? `<div class="place">${escapeHtml(ordinalWord(p.place))}</div>` : "") +
+      (pend.length ? `<div class="pend">${pend.map((x) => escapeHtml(I18N.en[x.action] ? t(x.action) : x.action)).join(", ")}</div>` : "");
+    if (passed.has(p.seat) && !p.place) el.insertAdjacentHTML("beforeend", `<div class="passmark">${t("pass_mark")}</div>`);
+    if (acting.includes(p.seat)) el.insertAdjacentHTML("beforeend", `<div class="turnmark">▶ ${t("to_play")}</div>`);
+    else if (f && f.seat === p.seat) el.insertAdjacentHTML("beforeend", `<div class="lastmark">${t("last_play")}</div>`);
     if (hands && Array.isArray(p.hand) && p.hand.length) {
       const h = document.createElement("div");
       h.className = "minihand";
@@ -638,95 +733,133 @@ function renderFelt(felt, st, bottom, acting, { passed = new Set(), lastTrick = 
     }
     felt.appendChild(el);
   });
-  const c = document.createElement("div");
-  c.className = "center";
-  const f = st.field;
-  const fieldBox = document.createElement("div");
-  fieldBox.className = "field";
-  fieldBox.id = felt.id === "felt" ? "field" : "rp-field";
-  if (f && f.cards && f.cards.length) {
-    fieldBox.appendChild(fieldCardsEl(f.cards, f.as));
-    fieldBox.insertAdjacentHTML("beforeend", `<div class="shape">${escapeHtml(shapeWord(f.shape, f.cards.length))} · ${escapeHtml(seatWord(f.seat, st))}</div>`);
-  } else if (lastTrick) {
-    fieldBox.appendChild(fieldCardsEl(lastTrick.cards, lastTrick.as, "lasttrick"));
-    fieldBox.insertAdjacentHTML("beforeend", `<div class="shape"><span class="flushmark">流れ</span> · ${escapeHtml(seatWord(lastTrick.seat, st))}</div>`);
-  } else {
-    fieldBox.innerHTML = `<div class="shape empty">${t("field")}: ${t("empty_field")}</div>`;
+  let c = $(":scope > .center", felt);
+  if (!c) {
+    c = document.createElement("div");
+    c.className = "center";
+    c.innerHTML = `<div class="field" id="${felt.id === "felt" ? "field" : "rp-field"}"></div><div class="chips"></div><div class="over"></div>`;
+    felt.appendChild(c);
   }
-  c.appendChild(fieldBox);
-  const chips = document.createElement("div");
-  chips.className = "chips";
-  chips.innerHTML = orderChips(st) + lockChips(st);
-  c.appendChild(chips);
-  if (st.phase === "deal_over") c.insertAdjacentHTML("beforeend", `<div class="over">${t("deal_over")}</div>`);
-  felt.appendChild(c);
+  const shown = f ? { cards: f.cards, as: f.as, seat: f.seat, cls: "" } : lastTrick ? Object.assign({ cls: "lasttrick" }, lastTrick) : null;
+  const key = JSON.stringify(shown ? [shown.cards, shown.as || {}, shown.seat, shown.cls, st.deal, S.lang] : [S.lang]);
+  const fieldBox = $(".field", c);
+  if (fieldBox.dataset.key !== key) {
+    const before = fieldBox.dataset.key;
+    fieldBox.dataset.key = key;
+    fieldBox.innerHTML = "";
+    if (shown) {
+      const cards = fieldCardsEl(shown.cards, shown.as, shown.cls);
+      fieldBox.appendChild(cards);
+      const what = shown.cls ? `<span class="flushmark">${t("flush_mark")}</span>` : escapeHtml(shapeWord(f.shape, f.cards.length));
+      fieldBox.insertAdjacentHTML("beforeend", `<div class="shape">${what} · <span translate="no">${escapeHtml(seatWord(shown.seat, st))}</span></div>`);
+      const sameLang = before && JSON.parse(before).slice(-1)[0] === S.lang;
+      if (animate && sameLang && !shown.cls) flyIn(cards, shown, felt);
+    } else {
+      fieldBox.innerHTML = `<div class="shape empty">${t("field")}: ${t("empty_field")}</div>`;
+    }
+  }
+  $(".chips", c).innerHTML = orderChips(st) + lockChips(st);
+  $(".over", c).textContent = st.phase === "deal_over" ? t("deal_over") : "";
 }
+function reducedMotion() { return window.matchMedia("(prefers-reduced-motion: reduce)").matches; }
+// The cards just played move onto the field: from where they were in the player's hand (this page's own play:
+// S.flight holds their places, taken before the proposal), else from their player's seat. Not with reduced motion.
+function flyIn(box, shown, felt) {
+  const mine = S.flight && Date.now() - S.flight.at < 15000 && shown.cards.every((c) => S.flight.rects[c]) ? S.flight : null;
+  S.flight = null;
+  if (reducedMotion()) { box.dataset.flight = "none"; return; }
+  const seatEl = $(`:scope > .seat[data-seat="${shown.seat}"]`, felt);
+  const seatBox = seatEl ? seatEl.getBoundingClientRect() : null;
+  if (!mine && !seatBox) return;
+  box.dataset.flight = mine ? "hand" : "seat";
+  $$(".card", box).forEach((el, i) => {
+    const to = el.getBoundingClientRect();
+    const from = mine ? mine.rects[el.dataset.card] : { left: seatBox.left + seatBox.width / 2 - to.width / 2, top: seatBox.top + seatBox.height / 2 - to.height / 2, width: to.width };
+    const dx = from.left - to.left, dy = from.top - to.top, scale = from.width / to.width;
+    el.animate([{ transform: `translate(${dx}px, ${dy}px) scale(${scale})`, opacity: mine ? 1 : 0.2 }, { transform: "none", opacity: 1 }],
+      { duration: 420 + 40 * i, easing: "cubic-bezier(.2,.7,.3,1)" });
+  });
+}
+// The table's chips say only what differs from a plain table (the side panel says everything): a reversed order
+// and why, play going the other way round.
 function orderChips(st) {
-  let s = `<span class="chip ${st.order === "reversed" ? "warn" : ""}" data-k="order">${t("order")}: ${t(st.order === "reversed" ? "reversed" : "normal")}</span>`;
+  let s = st.order === "reversed" ? `<span class="chip warn" data-k="order">${t("order")}: ${t("reversed")}</span>` : "";
   if (st.revolution) s += `<span class="chip warn">${t("revolution")}</span>`;
   if (st.jack_back) s += `<span class="chip warn">${t("jack_back")}</span>`;
-  s += `<span class="chip">${st.direction === -1 ? "↺ " + t("counter") : "↻ " + t("clockwise")}</span>`;
+  if (st.direction === -1) s += `<span class="chip">↺ ${t("counter")}</span>`;
   return s;
 }
 // The lock's kind by its rule's name (縛り / 片縛り), never the engine's "exact" / "partial".
-function lockKindWord(kind, st) { return ruleLabel(kind === "partial" ? "partial_suit_lock" : "suit_lock", st); }
-function lockChips(st) {
+function lockKindWord(kind, st) { return ruleWord(kind === "partial" ? "partial_suit_lock" : "suit_lock", st); }
+function lockParts(st) {
   const l = st.locks || {};
   const parts = [];
   if (l.suits && l.suits.length) parts.push(`${t("suits")} ${l.suits.map((x) => SUITS[x] || x).join("")}`);
   if (l.kind) parts.push(lockKindWord(l.kind, st));
   if (l.rank) parts.push(t("rank"));
-  return parts.length ? `<span class="chip lock">縛り ${parts.join(" · ")}</span>` : "";
+  return parts;
 }
+function lockChips(st) {
+  const parts = lockParts(st);
+  return parts.length ? `<span class="chip lock">${escapeHtml(t("lock_chip", { what: parts.join(" · ") }))}</span>` : "";
+}
+// The side panel: what a player reads (whose turn, the order, the locks…); the referee's own fields (seq, phase,
+// the game id) wait in a folded Details panel.
 function renderStatus(dl, st, acting) {
+  const who = (s) => `<span translate="no">${escapeHtml(seatWord(s, st))}</span>`;
   const rows = [
-    [t("deal"), st.deal], [t("phase"), I18N.en[`phase_${st.phase}`] ? t(`phase_${st.phase}`) : st.phase], [t("seq"), st.seq],
-    [t("turn"), acting.length ? acting.map((s) => escapeHtml(seatWord(s, st))).join(", ") : "—"],
+    [t("turn"), acting.length ? acting.map(who).join(", ") : "—"],
     [t("order"), `${t(st.order === "reversed" ? "reversed" : "normal")}${st.revolution ? " · " + t("revolution") : ""}${st.jack_back ? " · " + t("jack_back") : ""}`],
     [t("direction"), st.direction === -1 ? t("counter") : t("clockwise")],
-    [t("locks"), lockText(st)],
+    [t("locks"), escapeHtml(lockParts(st).join(", ") || t("none"))],
     [t("discards"), (st.discard_pile || []).length + (st.hidden_discards || 0)],
-    [t("finish_order"), (st.finish_order || []).map((s) => escapeHtml(seatWord(s, st))).join(" → ") || "—"],
+    [t("finish_order"), (st.finish_order || []).map(who).join(" → ") || "—"],
   ];
-  if (st.table) rows.push(["卓", t("unknown_hand")]);
+  if (st.table) rows.push([t("table_mode_short"), t("unknown_hand")]);
   dl.innerHTML = rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("");
-}
-function lockText(st) {
-  const l = st.locks || {};
-  const parts = [];
-  if (l.suits && l.suits.length) parts.push(`${t("suits")} ${l.suits.map((x) => SUITS[x] || x).join("")}`);
-  if (l.kind) parts.push(lockKindWord(l.kind, st));
-  if (l.rank) parts.push(t("rank"));
-  return parts.join(", ") || t("none");
+  const details = dl.parentElement.querySelector(".devfields");
+  if (details) {
+    const dev = [[t("deal"), st.deal], [t("phase"), I18N.en[`phase_${st.phase}`] ? t(`phase_${st.phase}`) : st.phase], [t("seq"), st.seq],
+      [t("game_id"), S.game ? `<code>${escapeHtml(S.game.id)}</code>` : "—"], [t("preset"), `<span translate="no">${escapeHtml(st.preset)}</span>`]];
+    details.innerHTML = dev.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("");
+  }
 }
 function renderPending(ul, st) {
   ul.innerHTML = "";
   for (const p of st.pending || []) {
     const li = document.createElement("li");
-    li.textContent = `${seatWord(p.seat, st)}: ${dueText(p)}`;
+    li.textContent = `${seatWord(p.seat, st)}: ${dueText(p, st)}`;
     ul.appendChild(li);
   }
   if (!ul.children.length) ul.innerHTML = `<li class="muted">${t("none")}</li>`;
 }
-function dueText(p) {
-  const vars = { n: p.count, to: p.to === undefined || p.to === null ? "?" : seatWord(p.to), rule: ruleName(p.rule) };
+// A decision owed, in words: "7渡し (seven pass): give 2 cards to Ren".
+function dueText(p, st = S.state) {
+  const vars = { n: p.count, cards: countWords(p.count), to: p.to === undefined || p.to === null ? "—" : seatWord(p.to, st), rule: ruleWord(p.rule, st) };
   const key = { give: "due_give", discard: "due_discard", take: "due_take", request: "due_request", cut_back: "due_cut_back" }[p.action];
-  if (!key) return `${p.action} ${p.count} (${ruleName(p.rule)})`;
+  if (!key) return t("due_other", { rule: vars.rule, action: I18N.en[p.action] ? t(p.action) : p.action });
   return t(p.upto && (p.action === "give" || p.action === "discard") ? `${key}_upto` : key, vars);
 }
+// A log line. A rejection is worded against the state it was judged on (kept with it), never against today's table:
+// without that state (an old audit entry), in the referee's own words.
 function eventItem(ev, st) {
   const li = document.createElement("li");
-  li.dataset.seq = ev.seq;
-  if (ev.type === "rejected") li.className = "rejected";
-  li.innerHTML = eventHtml(ev, st || S.state);
+  li.dataset.seq = typeof ev.seq === "number" ? ev.seq : "✗";
+  if (ev.type === "rejected") {
+    li.className = "rejected";
+    const base = st || S.state;
+    li.innerHTML = eventHtml(ev, ev.judged || { players: base.players, rules: base.rules, unjudged: true });
+  } else li.innerHTML = eventHtml(ev, st || S.state);
   appendUnchecked(li, ev.verdict || {});
   return li;
 }
 function appendUnchecked(li, v) {
   if (v.unchecked && v.unchecked.length) {
-    li.insertAdjacentHTML("beforeend", `<small class="unchecked"> ${t("unchecked")}: ${v.unchecked.map(escapeHtml).join(", ")}</small>`);
+    li.insertAdjacentHTML("beforeend", `<small class="unchecked"> ${t("unchecked")}: ${v.unchecked.map((u) => escapeHtml(uncheckedWord(u))).join(", ")}</small>`);
   }
 }
+// What the referee could not check (table mode), named as its rejection would be: "not_in_hand" → "cards in hand"
+function uncheckedWord(u) { return I18N.en[`unchecked_${u}`] ? t(`unchecked_${u}`) : u.replace(/_/g, " "); }
 function outcomeText(o) { return escapeHtml(outcomeWords(o, S.state)); }
 function renderGame() {
   const st = S.state;
@@ -737,12 +870,13 @@ function renderGame() {
   document.body.dataset.phase = st.phase;
   document.body.dataset.game = S.game.id;
   document.body.dataset.offline = S.offline ? "1" : "";
-  $("#game-title").innerHTML = `<code>${S.game.id.slice(0, 8)}</code> ${escapeHtml(st.preset)}${st.table ? " · 卓モード" : ""} · ${t("deal")} ${st.deal} · ` +
-    `${S.game.viewer === "table" ? t("table_view") : escapeHtml(`${t("as_seat")} ${S.game.viewer} (${st.players[S.game.viewer].name})`)}`;
+  const viewer = S.game.viewer === "table" ? t("table_view") : t("viewing_as", { name: st.players[S.game.viewer].name });
+  $("#game-title").innerHTML = `<span translate="no">${escapeHtml(st.preset)}</span>${st.table ? ` · ${t("table_mode_short")}` : ""} · ` +
+    `${escapeHtml(t("deal_n", { n: st.deal }))} · ${escapeHtml(viewer)}`;
   const lt = S.lastTrick && S.lastTrick.until > Date.now() && !(st.field && st.field.cards && st.field.cards.length) ? S.lastTrick : null;
   if (lt) setTimeout(() => { if (S.lastTrick === lt) renderGame(); }, lt.until - Date.now() + 20);
   renderFelt($("#felt"), st, me === null || me === undefined ? 0 : me, acting,
-    { passed: passedSeats(S.log, st), lastTrick: lt, hands: S.game.viewer === "table" });
+    { passed: passedSeats(S.log, st), lastTrick: lt, hands: S.game.viewer === "table", animate: true });
   renderStatus($("#status"), st, acting);
   renderPending($("#pending"), st);
   const log = $("#log");
@@ -776,10 +910,13 @@ function renderHand(st, acting) {
   const mine = acting.includes(seat) && moves.length > 0;
   const live = !S.offline;
   const due = mine ? dueFor(st, seat) : null;
-  $("#hand-title").textContent = `${p.name}${p.title ? " · " + p.title : ""} (${t("seat")} ${seat})`;
+  $("#hand-title").innerHTML = `<span translate="no">${escapeHtml(p.name)}</span>${p.title ? " · " + escapeHtml(titleWord(p.title)) : ""} (${t("seat")} ${seat})`;
   panel.classList.toggle("myturn", mine);
   const canPass = moves.some((m) => m.action === "pass");
-  $("#due").textContent = S.offline ? t("offline_banner") : mine ? `${t("your_turn")} — ${due && due.action !== "play" ? dueText(due) : t(canPass ? "due_play" : "due_lead")}`
+  const canPlay = moves.some((m) => m.action === "play");
+  // "Play or pass" only when both are possible
+  const choice = canPass && canPlay ? "due_play" : canPass ? "due_pass_only" : "due_lead";
+  $("#due").textContent = S.offline ? t("offline_banner") : mine ? `${t("your_turn")} — ${due && due.action !== "play" ? dueText(due, st) : t(choice)}`
     : acting.length ? `${t("waiting")} ${acting.map((s) => seatWord(s, st)).join(", ")}` : (st.phase === "deal_over" ? t("deal_over") : "");
   // a card is "playable" when it is a legal play alone (or may be chosen for a give/discard); a selection that
   // completes a legal play of several cards is marked "complete"
@@ -798,11 +935,10 @@ function renderHand(st, acting) {
   } else {
     for (const code of sortCards(p.hand, st.order === "reversed")) {
       const ce = cardEl(code, "handcard");
-      ce.title = cardName(code);
       if (playable.has(code)) ce.classList.add("playable");
       if (S.selected.has(code)) ce.classList.add("selected");
       if (complete && S.selected.has(code)) ce.classList.add("complete");
-      if (received.has(code)) ce.classList.add("received");
+      if (received.has(code)) { ce.classList.add("received"); ce.dataset.new = t("new_card"); }
       ce.tabIndex = 0;
       ce.setAttribute("role", "button");
       ce.setAttribute("aria-pressed", S.selected.has(code) ? "true" : "false");
@@ -913,10 +1049,13 @@ function moveLabel(m) {
     const n = m.choose.min === m.choose.max ? `${m.choose.min}` : `${m.choose.min}–${m.choose.max}`;
     s += `${Array.isArray(m.cards) && m.cards.length ? " + " : ""}${n === "1" ? t("one_card") : t("n_cards", { n })} / ${m.choose.from.length}`;
   }
-  if (m.rank !== undefined && m.rank !== null) s += ` ${m.rank}`;
+  if (m.rank !== undefined && m.rank !== null) s += ` ${cardName(m.rank)}`;
   if (m.count !== undefined && m.count !== null) s += ` ×${m.count}`;
   if (m.declare && m.declare.length) s += ` · ${m.declare.map((d) => declLabel(d, S.state)).join("・")}`;
-  if (m.decline && (m.decline.length || m.decline === true)) s += ` · ${t("w_decline", { rule: Array.isArray(m.decline) ? m.decline.map((d) => ruleLabel(d)).join("・") : "" })}`;
+  if (m.decline && (m.decline.length || m.decline === true)) {
+    const declined = Array.isArray(m.decline) ? m.decline : m.rule ? [m.rule] : [];
+    s += ` · ${t("w_decline", { rule: declined.map((d) => ruleWord(d, S.state)).join("・") })}`;
+  }
   return s.trim() || t(m.action);
 }
 function toggleCard(code) {
@@ -980,23 +1119,29 @@ async function actSelected() {
     }
   }
   if (!move) {
-    if (!cards.length && action !== "cut_back") { setResult($("#proposal-result"), null, t("nothing_selected")); return; }
+    if (!cards.length && action !== "cut_back") { setResult($("#proposal-result"), null, () => t("nothing_selected")); return; }
     move = { seat: S.actAs, action, cards };
     if (ticked.length) move.declare = ticked;
   }
   await propose(moveOf(move));
 }
+// The page asks for the referee's English message (?lang=en, whatever the browser's Accept-Language): the page words
+// every verdict itself, in either language, from the verdict's fields and the state it was judged on.
 async function propose(move) {
   if (S.offline) return;
   const out = $("#proposal-result");
+  const sent = Object.assign(moveOf(move), { seat: S.actAs });
+  takeOff(sent);
   let res;
   try {
-    res = await api(`/v1/games/${S.game.id}/moves?lang=${S.lang}`, { method: "POST", token: S.game.token, body: Object.assign(moveOf(move), { seat: S.actAs }) });
-  } catch (e) { goOffline(); return; }
+    res = await api(`/v1/games/${S.game.id}/moves?lang=en`, { method: "POST", token: S.game.token, body: sent });
+  } catch (e) { S.flight = null; goOffline(); return; }
   if (res.status === 200 || res.status === 422) {
-    setResult(out, res.data.verdict, null, move);
+    const judged = res.status === 422 ? res.data.state : S.state;
+    setResult(out, res.data.verdict, null, sent, judged);
     if (res.status === 422) {
-      S.log.push({ type: "rejected", seq: "✗", verdict: res.data.verdict, move: Object.assign({}, move, { seat: S.actAs }) });
+      S.flight = null;
+      S.log.push({ type: "rejected", after_seq: res.data.seq, verdict: res.data.verdict, move: sent, judged });
       S.selected.clear(); S.chosen = null; S.declFor = null;
       renderGame();
     } else {
@@ -1004,25 +1149,41 @@ async function propose(move) {
       refresh();
     }
   } else {
-    setResult(out, null, errText(res));
+    S.flight = null;
+    setResult(out, null, () => errText(res));
   }
 }
+// Where the cards of a play leave the hand from: the field's new cards fly in from there (flyIn).
+function takeOff(move) {
+  if (move.action !== "play" || !Array.isArray(move.cards)) return;
+  const rects = {};
+  for (const c of move.cards) {
+    const el = $(`#hand .handcard[data-card="${c}"]`);
+    if (el) rects[c] = el.getBoundingClientRect();
+  }
+  S.flight = { cards: move.cards, rects, at: Date.now() };
+}
+// A verdict in words in `el`, in the page's language: the rejection's reason worded against `st`, the state it was
+// judged on. `text` (a string, or a function giving it) for an error instead. Said again on a language switch.
 function setResult(el, v, text, move, st = S.state) {
+  el.rerender = () => setResult(el, v, text, move, st);
   el.innerHTML = "";
-  el.className = "result";
-  if (!v) { el.classList.add("bad"); el.textContent = text; return; }
+  el.className = el.className.includes("big") ? "result big" : "result";
+  if (!v) { el.classList.add("bad"); el.textContent = typeof text === "function" ? text() : text; return; }
   el.classList.add(v.legal ? "good" : "bad");
+  const m = move || {};
+  const said = v.legal ? `${seatWord(m.seat, st)} ${moveWords(m, st)}` : reasonWords(v, m, st);
   el.innerHTML = `<span class="badge ${v.legal ? "ok" : "bad"}">${t(v.legal ? "legal" : "illegal")}</span>` +
-    ` <span class="message">${escapeHtml(v.legal ? plainWords(v.message || "", st) : reasonWords(v, move, st))}</span>`;
+    ` <span class="message">${escapeHtml(said)}</span>`;
   if (v.reason) el.dataset.reason = v.reason;
   if (v.effects && v.effects.length) {
     const ef = document.createElement("span");
     ef.className = "effects";
     ef.append(` ${t("effects")}: `);
-    v.effects.forEach((e) => ef.appendChild(ruleChip(e)));
+    v.effects.forEach((e) => ef.appendChild(ruleChip(e, st)));
     el.appendChild(ef);
   }
-  (v.void_declarations || []).forEach((d) => el.insertAdjacentHTML("beforeend", ` <span class="chip lock">${escapeHtml(t("void_decl", { rule: ruleLabel(d) }))}</span>`));
+  (v.void_declarations || []).forEach((d) => el.insertAdjacentHTML("beforeend", ` <span class="chip lock">${escapeHtml(t("void_decl", { rule: ruleWord(d, st) }))}</span>`));
   if (v.reading && Object.keys(v.reading).length) el.insertAdjacentHTML("beforeend", ` <small>JOKER = ${escapeHtml(Object.values(v.reading).map(cardName).join(" "))}</small>`);
   appendUnchecked(el, v);
 }
@@ -1060,7 +1221,7 @@ function renderEntry(st, acting) {
     det.innerHTML = `<summary>${t("declarations")} (${ticked.size}/${declarable.length})</summary>`;
     for (const r of declarable) {
       const lab = document.createElement("label");
-      lab.innerHTML = `<input type="checkbox" value="${r.id}"${ticked.has(r.id) ? " checked" : ""}> ${escapeHtml(ruleLabel(r.id, st))}`;
+      lab.innerHTML = `<input type="checkbox" value="${r.id}"${ticked.has(r.id) ? " checked" : ""}> ${escapeHtml(declLabel(r.id, st))}`;
       lab.title = `${r.id}: ${ruleDesc(r)}`;
       $("input", lab).addEventListener("change", () => {
         $("summary", det).textContent = `${t("declarations")} (${$$("input:checked", det).length}/${declarable.length})`;
@@ -1100,22 +1261,23 @@ async function submitEntry(ev) {
   const extra = $("#entry-extra").value.trim();
   if (extra) {
     try { Object.assign(move, JSON.parse(extra)); } catch (e) {
-      setResult($("#entry-result"), null, t("judge_bad_json", { box: t("extra"), why: jsonTrouble(extra, e) })); return;
+      setResult($("#entry-result"), null, () => t("judge_bad_json", { box: t("extra"), why: jsonTrouble(extra, e) })); return;
     }
   }
-  const res = await api(`/v1/games/${S.game.id}/moves?lang=${S.lang}`, { method: "POST", token: S.game.token, body: move });
+  const res = await api(`/v1/games/${S.game.id}/moves?lang=en`, { method: "POST", token: S.game.token, body: move });
   if (res.status === 200 || res.status === 422) {
-    setResult($("#entry-result"), res.data.verdict, null, move);
+    const judged = res.status === 422 ? res.data.state : S.state;
+    setResult($("#entry-result"), res.data.verdict, null, move, judged);
     if (res.status === 200) {
       $("#entry-cards").value = ""; $("#entry-extra").value = "";
       $$("#entry-declare input").forEach((c) => { c.checked = false; });
       $("#entry-seat").dataset.touched = ""; $("#entry-action").dataset.touched = "";
       refresh();
     } else {
-      S.log.push({ type: "rejected", seq: "✗", verdict: res.data.verdict, move });
+      S.log.push({ type: "rejected", after_seq: res.data.seq, verdict: res.data.verdict, move, judged });
       renderGame();
     }
-  } else setResult($("#entry-result"), null, errText(res));
+  } else setResult($("#entry-result"), null, () => errText(res));
 }
 
 // ---------------------------------------------------------------- the result of a deal
@@ -1125,13 +1287,15 @@ function renderResult(st) {
   box.hidden = false;
   $("#result-title").textContent = t("places_title", { n: st.deal });
   const rows = [...st.players].sort((a, b) => (a.place || 99) - (b.place || 99));
+  const n = st.players.length;
+  const you = (p) => (isMe(p.seat, st) && ![I18N.en.you, I18N.ja.you].includes(p.name.toLowerCase()) ? ` (${t("you")})` : "");
   $("#result-places").innerHTML = rows.map((p) => `<tr data-seat="${p.seat}"><td>${p.place ? ordinalWord(p.place) : "—"}</td>` +
-    `<td class="title">${escapeHtml(p.title || "")}</td><td>${escapeHtml(p.name)}${S.game.viewer === p.seat && p.name.toLowerCase() !== t("you").toLowerCase() ? ` (${t("you")})` : ""}</td></tr>`).join("");
+    `<td class="title">${escapeHtml(titleWord(p.title))}</td><td><span translate="no">${escapeHtml(p.name)}</span>${you(p)}</td>` +
+    `<td class="pts">${p.place ? `+${placePoints(p.place, n)} ${t("points")}` : ""}</td></tr>`).join("");
   const counts = st.exchange_counts || [];
   const rules = st.rules || {};
   const byPlace = {};
   st.players.forEach((p) => { if (p.place) byPlace[p.place] = p; });
-  const n = st.players.length;
   const pairs = [];
   if (rules.exchange !== false && rules.exchange !== undefined) {
     counts.forEach((c, i) => {
@@ -1149,12 +1313,16 @@ function renderResult(st) {
   } else {
     const pts = S.standings.points;
     const order = st.players.map((p) => p.seat).sort((a, b) => pts[b] - pts[a]);
-    table.innerHTML = `<tr><th></th><th>${t("points")}</th><th>${t("place_n", { n: 1 })}</th><th>${t("deals")}</th></tr>` +
-      order.map((s) => `<tr><td>${escapeHtml(st.players[s].name)}</td><td>${pts[s]}</td><td>${S.standings.firsts[s]}</td><td>${S.standings.deals}</td></tr>`).join("");
+    table.innerHTML = `<tr><th></th><th>${t("points")}</th><th>${t("firsts")}</th><th>${t("deals")}</th></tr>` +
+      order.map((s) => `<tr><td translate="no">${escapeHtml(st.players[s].name)}</td><td>${pts[s]}</td><td>${S.standings.firsts[s]}</td><td>${S.standings.deals}</td></tr>`).join("");
   }
+  $("#result-points").textContent = t("points_rule", { points: Array.from({ length: n }, (_, i) => placePoints(i + 1, n)).join(" · ") });
   $("#result-next").disabled = S.offline;
 }
-// Running standings from the whole event log: each finished deal gives (seats − place) points.
+// The one points table of the referee (referee/scoring.py, docs/bots.md "Points"): at N seats, first place scores N
+// and last place 1, the UECda contest's table. The result panel, the Bots view, tournaments and leagues all use it.
+function placePoints(place, seats) { return seats + 1 - place; }
+// Running standings from the whole event log: each finished deal gives placePoints to every seat.
 async function loadStandings() {
   const seq = S.seq;
   const res = await api(`/v1/games/${S.game.id}/events`, { token: S.game.token });
@@ -1163,7 +1331,7 @@ async function loadStandings() {
   const points = Array(n).fill(0), firsts = Array(n).fill(0);
   let places = Array(n).fill(null), deals = 0;
   const close = () => {
-    if (places.every((p) => p)) { deals++; places.forEach((p, s) => { points[s] += n - p; if (p === 1) firsts[s]++; }); }
+    if (places.every((p) => p)) { deals++; places.forEach((p, s) => { points[s] += placePoints(p, n); if (p === 1) firsts[s]++; }); }
     places = Array(n).fill(null);
   };
   for (const ev of res.data.events) {
@@ -1180,20 +1348,24 @@ async function loadStandings() {
 async function nextDeal() {
   if (S.offline) return;
   const res = await api(`/v1/games/${S.game.id}/deals`, { method: "POST", token: S.game.token });
-  if (!res.ok) setResult($("#proposal-result"), null, errText(res)); else refresh();
+  if (!res.ok) setResult($("#proposal-result"), null, () => errText(res)); else refresh();
 }
 // ---------------------------------------------------------------- replay
 async function loadReplay() {
   if (!S.game) return;
   const res = await api(`/v1/games/${S.game.id}/events`, { token: S.game.token });
-  if (!res.ok) { $("#replay-title").textContent = errText(res); return; }
+  if (!res.ok) { setError($("#replay-title"), res); return; }
   S.replay.events = res.data.events;
   const last = res.data.seq;
   const scrub = $("#scrub");
   scrub.max = String(last);
   const h = parseHash();
   const target = h.seq !== undefined ? Math.min(Number(h.seq), last) : (S.replay.state ? Math.min(S.replay.seq, last) : last);
-  $("#replay-title").innerHTML = `<code>${S.game.id.slice(0, 8)}</code> ${escapeHtml(S.state ? S.state.preset : "")}`;
+  $("#replay-title").innerHTML = `<code>${S.game.id.slice(0, 8)}</code> <span translate="no">${escapeHtml(S.state ? S.state.preset : "")}</span>`;
+  renderReplayLog();
+  await showSeq(target);
+}
+function renderReplayLog() {
   const ol = $("#rp-log");
   ol.innerHTML = "";
   for (const ev of S.replay.events) {
@@ -1201,7 +1373,6 @@ async function loadReplay() {
     li.addEventListener("click", () => showSeq(ev.seq));
     ol.appendChild(li);
   }
-  await showSeq(target);
 }
 let replayReq = 0;
 async function showSeq(seq) {
@@ -1260,7 +1431,7 @@ function jsonTrouble(text, e) {
 }
 function parsedBox(text, box, out) {
   try { return JSON.parse(text); } catch (e) {
-    setResult(out, null, t("judge_bad_json", { box: t(box), why: jsonTrouble(text, e) }));
+    setResult(out, null, () => t("judge_bad_json", { box: t(box), why: jsonTrouble(text, e) }));
     return undefined;
   }
 }
@@ -1270,7 +1441,7 @@ async function submitJudge(ev) {
   out.title = "";
   const state = parsedBox($("#judge-state").value, "box_state", out);
   if (state === undefined) return;
-  if (!state || typeof state !== "object" || !Array.isArray(state.players)) { setResult(out, null, t("judge_need_state")); return; }
+  if (!state || typeof state !== "object" || !Array.isArray(state.players)) { setResult(out, null, () => t("judge_need_state")); return; }
   const move = parsedBox($("#judge-move").value, "box_move", out);
   if (move === undefined) return;
   const r = $("#judge-rules").value.trim();
@@ -1278,22 +1449,28 @@ async function submitJudge(ev) {
   if (rules === undefined) return;
   const body = { preset: $("#judge-preset").value, state, move };
   if (rules) body.rules = rules;
-  const res = await api(`/v1/judge?lang=${S.lang}`, { method: "POST", body });
+  const res = await api("/v1/judge?lang=en", { method: "POST", body });
   if (!res.ok) {
     const e = res.data && res.data.error;
     // an inconsistent pasted state: say what to paste; the referee's own words (with its internals) stay in the tooltip
-    if (e && e.code === "bad_state") { setResult(out, null, t("judge_need_state")); out.title = plainWords(e.message); return; }
-    setResult(out, null, errText(res)); return;
+    if (e && e.code === "bad_state") { setResult(out, null, () => t("judge_need_state")); out.title = plainWords(e.message); return; }
+    setResult(out, null, () => errText(res)); out.title = e && S.lang === "ja" ? `${e.code}: ${e.message}` : ""; return;
   }
-  setResult(out, res.data.verdict, null, move, state);
-  const st = res.data.state;
-  out.insertAdjacentHTML("beforeend", `<div class="after">→ ${t("turn")}: ${st.turn === null ? "—" : escapeHtml(seatWord(st.turn, st))} · ${t("field")}: ${st.field ? cardsText(st.field.cards) : t("empty_field")} · ${t("order")}: ${t(st.order === "reversed" ? "reversed" : "normal")}</div>`);
+  // a pasted state is nobody's game here: its seats are named, never "you"
+  const judged = Object.assign({}, state, { detached: true });
+  const st = Object.assign({}, res.data.state, { detached: true });
+  const render = () => {
+    setResult(out, res.data.verdict, null, move, judged);
+    out.insertAdjacentHTML("beforeend", `<div class="after">→ ${t("turn")}: ${st.turn === null ? "—" : escapeHtml(seatWord(st.turn, st))} · ${t("field")}: ${st.field ? cardsText(st.field.cards) : t("empty_field")} · ${t("order")}: ${t(st.order === "reversed" ? "reversed" : "normal")}</div>`);
+    out.rerender = render;
+  };
+  render();
 }
 
 // ---------------------------------------------------------------- misc
 // ---------------------------------------------------------------- registered bots (GET /v1/bots: public)
 async function loadBots() {
-  const res = await api("/v1/bots?limit=100&recent=10");
+  const res = await api("/v1/bots?limit=100&recent=10&sort=rating");
   $("#bots-error").textContent = res.ok ? "" : t("bots_failed", { why: errText(res) });
   S.botList = res.ok && res.data ? res.data.bots : [];
   renderBots();
@@ -1308,9 +1485,11 @@ function renderBots() {
   for (const b of bots) {
     const tr = document.createElement("tr");
     tr.dataset.bot = b.name;
-    tr.innerHTML = `<td><strong>${escapeHtml(b.name)}</strong> <code>${escapeHtml(b.seat)}</code></td>` +
-      `<td>${b.deals}</td><td>${num(b.mean_place)}</td><td>${b.points}</td><td>${num(b.mean_points)}</td><td class="recent"></td>`;
-    $$("td", tr).forEach((td, i) => { if (i >= 1 && i <= 4) td.dataset.label = t(["deals", "mean_place", "points", "mean_points"][i - 1]); });
+    tr.innerHTML = `<td><strong translate="no">${escapeHtml(b.name)}</strong> <code>${escapeHtml(b.seat)}</code></td>` +
+      `<td>${b.deals}</td><td>${num(b.mean_place)}</td><td>${b.points}</td><td>${num(b.mean_points)}</td>` +
+      `<td class="rating">${ratingText(b.rating)}</td><td class="recent"></td>`;
+    $$("td", tr).forEach((td, i) => { if (i >= 1 && i <= 5) td.dataset.label = t(["deals", "mean_place", "points", "mean_points", "rating_col"][i - 1]); });
+    if (b.rating) $(".rating", tr).title = t("rating_title", { mu: b.rating.mu.toFixed(1), lo: b.rating.interval[0].toFixed(1), hi: b.rating.interval[1].toFixed(1), n: b.rating.deals });
     const cell = $(".recent", tr);
     for (const r of b.recent) {
       const chip = document.createElement("span");
@@ -1322,6 +1501,8 @@ function renderBots() {
     body.append(tr);
   }
 }
+// A bot's OpenSkill rating as the leaderboard ranks it: its score, mu − 3σ (— before its first rated deal).
+function ratingText(r) { return r ? r.score.toFixed(1) : "—"; }
 function escapeHtml(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }
@@ -1402,6 +1583,7 @@ function wire() {
   $("#judge-hold").addEventListener("click", holdState);
   $("#bots-refresh").addEventListener("click", loadBots);
   $("#judge-form").addEventListener("submit", submitJudge);
+  $("#rules-json").addEventListener("input", rulesSummary);
   document.addEventListener("keydown", (e) => {
     if (!$("#view-replay").hidden && e.target === document.body) {
       if (e.key === "ArrowLeft") showSeq(S.replay.seq - 1);
@@ -1413,7 +1595,6 @@ function wire() {
 
 (async function main() {
   wire();
-  $("#rules-box").open = window.matchMedia("(min-width: 700px)").matches;
   await loadCatalog();
   applyLang();
   await route();

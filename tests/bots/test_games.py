@@ -247,11 +247,17 @@ def test_a_tournament_rotates_seats_and_reports_every_bot():
     assert again["bots"] == summary["bots"]
 
 
-def test_the_tournament_command_ends_with_one_json_line(capsys):
+def test_the_tournament_command_sorts_by_mean_place_and_prints_json_only_when_asked(capsys):
     from cli import main
 
-    assert main(["tournament", "--preset", "nanko", "--seats", "mc,greedy,random,random", "--deals", "4",
-                 "--seed", "2", "--match-deals", "1", "--processes", "2", "--mc-playouts", "3"]) == 0
+    args = ["tournament", "--preset", "nanko", "--seats", "mc,greedy,random,random", "--deals", "4",
+            "--seed", "2", "--match-deals", "1", "--processes", "2", "--mc-playouts", "3"]
+    assert main(args) == 0
+    out, err = capsys.readouterr()
+    assert "{" not in out  # a table for people, no JSON
+    rows = [line.split() for line in out.strip().splitlines()[2:]]
+    assert [float(r[2]) for r in rows] == sorted(float(r[2]) for r in rows), out  # best mean place first
+    assert main([*args, "--json"]) == 0
     out, err = capsys.readouterr()
     last = json.loads(out.strip().splitlines()[-1])
     assert last["preset"] == "nanko" and last["deals"] == 4
@@ -290,7 +296,7 @@ def test_the_tournament_command_takes_seats_one_by_one_and_sends_registered_bots
     from cli import main
 
     assert main(["tournament", "--seat", "greedy", "--seat", "random", "--deals", "2", "--processes", "1",
-                 "--no-progress"]) == 0
+                 "--no-progress", "--json"]) == 0
     assert set(json.loads(capsys.readouterr().out.strip().splitlines()[-1])["bots"]) == {"greedy", "random"}
     assert main(["tournament", "--seat", "@mybot", "--seat", "greedy", "--deals", "2"]) == 2
     assert "give --server URL" in capsys.readouterr().err

@@ -48,3 +48,21 @@ def test_a_summary_gathers_each_bot_over_rotated_seats():
     assert "@me" in table(summary) and "points" in table(summary)
     assert last_line(summary)["bots"]["@me"] == {"mean_place": 1.0, "ci95": [1.0, 1.0], "first_share": 1.0,
                                                  "points": 8, "mean_points": 4.0}
+
+
+def test_the_standings_are_printed_best_first():
+    records = [{"places": [4, 1, 2, 3], "bots": ["alpha", "zeta", "mid", "mid"], "forbidden": [0, 0, 0, 0]}]
+    s = summarize(records)
+    assert list(s) == ["zeta", "mid", "alpha"]  # by mean place, not by name
+    rows = table({"preset": "uecda", "deals": 1, "seats": ["alpha", "zeta", "mid", "mid"], "bots": s}).splitlines()[2:]
+    assert [r.split()[0] for r in rows] == ["zeta", "mid", "alpha"]
+
+
+def test_a_league_warns_when_a_registered_bots_seats_were_mostly_played_by_the_fallback():
+    from workers.league import fallback_warnings
+
+    none = {"timeout": 0, "away": 0, "resigned": 0}
+    records = [{"bots": ["@gone", "@here", "mc", "random"], "seat_moves": [10, 10, 10, 10],
+                "fallbacks": [{**none, "timeout": 2, "away": 7}, {**none, "timeout": 1}, none, none]}]
+    warnings = fallback_warnings(records)
+    assert len(warnings) == 1 and warnings[0].startswith("@gone: 9 of its 10 moves were played by the server's fallback")

@@ -132,8 +132,9 @@ class Knowledge:
 
 
 def play_random_game(client: Client, game: dict, rng: random.Random, max_moves: int = 2000,
-                     on_move=None) -> int:
-    """Drive every seat with random legal moves (table token) until the deal is over."""
+                     on_move=None, movers: dict | None = None) -> int:
+    """Drive every seat with random legal moves (the table token; ``movers``: seat -> the token that moves there,
+    a registered bot's token at its seat) until the deal is over."""
     gid, table = game["game_id"], game["table_token"]
     for _ in range(max_moves):
         probe = client.legal(gid, table, 0)
@@ -143,7 +144,7 @@ def play_random_game(client: Client, game: dict, rng: random.Random, max_moves: 
         moves = client.legal(gid, table, seat)["moves"]
         assert moves, f"seat {seat} must act but has no legal move"
         move = dict(instantiate(rng.choice(moves), rng), expected_seq=probe["seq"])
-        r = client.post(f"/v1/games/{gid}/moves", move, table)
+        r = client.post(f"/v1/games/{gid}/moves", move, (movers or {}).get(seat, table))
         assert r.status_code == 200, (move, r.json)
         if on_move:
             on_move(r.json)

@@ -28,14 +28,17 @@ def _game(client, seat_bot: str, seat=0, others="random", seed=5):
     return r.json
 
 
-def _turns(resp):
+def _messages(resp):
     out = []
     for block in resp.get_data(as_text=True).split("\n\n"):
         fields = dict(line.split(": ", 1) for line in block.splitlines() if not line.startswith(":"))
         if fields:
-            assert fields["event"] == "turn"
-            out.append((fields["id"], json.loads(fields["data"])))
+            out.append((fields["event"], fields["id"], json.loads(fields["data"])))
     return out
+
+
+def _turns(resp):
+    return [(mid, data) for kind, mid, data in _messages(resp) if kind == "turn"]
 
 
 def _stream(client, token, last=None, wait=0):
@@ -70,12 +73,13 @@ def test_a_bot_token_sees_and_plays_only_its_own_seat(client):
     bot, other = _register(client), _register(client)
     g = _game(client, bot["seat"], seat=2, others=None)
     gid, tok = g["game_id"], bot["bot_token"]
+    assert g["seat_tokens"][2] is None and all(g["seat_tokens"][i] for i in (0, 1, 3))  # no token for the bot's seat
     r = client.get(f"/v1/games/{gid}", tok)
     assert r.status_code == 200 and r.headers["X-Referee-Viewer"] == "2"
     assert all(p.get("hand") is None for i, p in enumerate(r.json["players"]) if i != 2)
     _error(client.get(f"/v1/games/{gid}", other["bot_token"]), 401, "invalid_token")
     _error(client.get(f"/v1/games/{gid}/legal-moves?seat=1", tok), 403, "wrong_seat")
-    assert client.legal(gid, tok, 2) == client.legal(gid, g["seat_tokens"][2], 2)
+    assert client.legal(gid, tok, 2)["moves"] == client.legal(gid, g["table_token"], 2)["moves"]
     _error(client.get(f"/v1/games/{gid}", "bot_" + secrets.token_urlsafe(24)), 401, "invalid_token")
     # play up to the bot's turn with the table token, then the bot moves with its own token
     t = g["table_token"]
@@ -84,6 +88,7 @@ def test_a_bot_token_sees_and_plays_only_its_own_seat(client):
         assert client.post(f"/v1/games/{gid}/moves", instantiate(client.legal(gid, t, seat)["moves"][0]), t).status_code == 200
     move = instantiate(client.legal(gid, tok, 2)["moves"][0])
     _error(client.post(f"/v1/games/{gid}/moves", dict(move, seat=1), tok), 403, "wrong_seat")
+    _error(client.post(f"/v1/games/{gid}/moves", move, t), 403, "bot_seat")  # the creator's table token: never
     key = {"Authorization": f"Bearer {tok}", "Idempotency-Key": "turn-1"}
     first = client.c.post(f"/v1/games/{gid}/moves", json=move, headers=key)
     again = client.c.post(f"/v1/games/{gid}/moves", json=move, headers=key)
@@ -105,9 +110,9 @@ def test_a_registered_bot_seat_is_owed_to_its_stream_not_to_the_workers(client, 
     got = _turns(_stream(client, bot["bot_token"]))
     assert len(got) == 1
     tid, turn = got[0]
-    assert tid == f"{gid}.{rec.seq}" and turn["game_id"] == gid and turn["seat"] == 1 and turn["seq"] == rec.seq
-    assert turn["legal_moves"] == client.legal(gid, g["seat_tokens"][1], 1)
-    assert turn["state"] == client.state(gid, g["seat_tokens"][1])[0]
+    assert tid.split(".", 1)[1] == f"{gid}.{rec.seq}" and turn["game_id"] == gid and turn["seat"] == 1 and turn["seq"] == rec.seq
+    assert turn["legal_moves"] == client.legal(gid, bot["bot_token"], 1)
+    assert turn["state"] == client.state(gid, bot["bot_token"])[0]
     assert 0 <= turn["time_left_ms"] <= turn["budget_ms"] == 10_000
     spec = SPEC["components"]
     errors = [e.message for e in OAS31Validator({**spec["schemas"]["BotTurn"], "components": spec}).iter_errors(turn)]
@@ -140,7 +145,7 @@ def test_the_stream_sends_owed_turns_again_on_reconnect_and_new_ones_live(client
             pending.append(blocks.pop())
             for block in blocks:
                 fields = dict(line.split(": ", 1) for line in block.splitlines() if not line.startswith(":"))
-                if fields:
+                if fields.get("event") == "turn":
                     seen.append(json.loads(fields["data"]))
 
     read_until(lambda got: any(t["game_id"] == b["game_id"] for t in got))  # game b's turn, still owed

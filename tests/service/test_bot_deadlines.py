@@ -188,8 +188,11 @@ def _owed_turn(base, token, gid):
     """The turn the bot owes in ``gid`` as its stream sends it (None: none now)."""
     with requests.get(f"{base}/v1/bots/stream?wait=0.2", headers=_auth(token), stream=True, timeout=10) as r:
         assert r.status_code == 200, r.text
+        event = None
         for line in r.iter_lines(decode_unicode=True):
-            if line.startswith("data: "):
+            if line.startswith("event: "):
+                event = line[len("event: "):]
+            elif line.startswith("data: ") and event == "turn":
                 turn = json.loads(line[len("data: "):])
                 if turn["game_id"] == gid:
                     return turn

@@ -94,7 +94,7 @@ def test_a_seat_the_stream_and_a_move_each_restart_the_clock(settings):
     while 2 not in (actors := client.legal(gid, table, 0)["actors"]):
         move = instantiate(client.legal(gid, table, actors[0])["moves"][0])
         assert client.post(f"/v1/games/{gid}/moves", move, table).status_code == 200
-    move = instantiate(client.legal(gid, game["seat_tokens"][2], 2)["moves"][0])
+    move = instantiate(client.legal(gid, table, 2)["moves"][0])
     _age(app, bot)
     assert client.post(f"/v1/games/{gid}/moves", move, bot["bot_token"]).status_code == 200
     ttls = _ttls(app, bot)

@@ -114,7 +114,8 @@ def test_demo_prints_a_refereed_deal_and_logs_the_service_to_a_file(tmp_path):
     lines = out.stdout.strip().splitlines()
     assert lines[0].startswith("game ") and lines[1].startswith("# uecda, seed 4")
     assert lines[2].startswith("seat 0 (bot0) holds ")
-    moves = [line for line in lines if re.match(r"^ *\d+ seat (\d) \(bot\1\): seat \1 (plays|passes|gives|discards)", line)]
+    moves = [line for line in lines if re.match(r"^ *\d+ seat (\d) \(bot\1\) (plays|passes|gives|discards)", line)]
+    assert not any(re.search(r"\): seat \d", line) for line in lines)  # each thing said once
     assert len(moves) > 10 and not any(line.lstrip().startswith("{") for line in lines)  # readable, not JSON
     assert any("finishes 1st" in line for line in lines)
     assert lines[-1].startswith("deal 1 over: 1. bot") and all(f"bot{i}" in lines[-1] for i in range(4))

@@ -71,12 +71,14 @@ class Processes:
     def worker(self, name: str, **env) -> subprocess.Popen:
         return self.start(name, ["-m", "cli", "worker"], **env)
 
-    def api(self, name: str, port: int, **env) -> subprocess.Popen:
+    def api(self, name: str, port: int, threads: int = 4, **env) -> subprocess.Popen:
+        """gunicorn with one worker of ``threads`` threads: every open event stream holds one."""
         from gunicorn.config import KNOWN_SETTINGS
 
         no_socket = ["--no-control-socket"] if any(s.name == "control_socket_disable" for s in KNOWN_SETTINGS) else []
         proc = self.start(name, ["-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "1",
-                                 "--worker-class", "gthread", "--threads", "4", *no_socket, "api.app:create_app()"],
+                                 "--worker-class", "gthread", "--threads", str(threads), *no_socket,
+                                 "api.app:create_app()"],
                           **env)
         base = f"http://127.0.0.1:{port}"
 

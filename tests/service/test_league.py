@@ -4,6 +4,7 @@ result from the server and prints the standings; the server then lists the bot's
 from __future__ import annotations
 
 import json
+import secrets
 import subprocess
 import sys
 
@@ -20,7 +21,7 @@ DEALS = 3
 
 
 def _league(procs, base, *args, timeout=240):
-    return subprocess.run([sys.executable, "-m", "cli", "tournament", "--server", base, *args], cwd=str(ROOT),
+    return subprocess.run([sys.executable, "-m", "cli", "tournament", "--server", base, "--json", *args], cwd=str(ROOT),
                           env=procs.env, capture_output=True, text=True, timeout=timeout)
 
 
@@ -41,7 +42,10 @@ def test_a_league_seats_a_registered_bot_next_to_the_built_in_bots(fault_env):
     standings = last["bots"]
     assert set(standings) == set(seats)
     # the printed table: one row per seat, every seat played every deal
-    rows = {line.split()[0]: line.split() for line in lines if line.split() and line.split()[0] in seats}
+    rows: dict = {}
+    for line in lines:  # the standings' rows (the rating table after it names the seats again)
+        if line.split() and line.split()[0] in seats:
+            rows.setdefault(line.split()[0], line.split())
     assert set(rows) == set(seats) and all(int(r[1]) == DEALS for r in rows.values())
     # every deal hands out the places 1..4 once, and 4+3+2+1 UECda points
     assert round(sum(b["mean_place"] * DEALS for b in standings.values())) == DEALS * (1 + 2 + 3 + 4)
@@ -100,3 +104,34 @@ def test_a_league_interrupted_deletes_its_unfinished_games(fault_env):
     for gid in games:  # a game that exists answers 401 without a token; a deleted one 404
         r = requests.get(f"{base}/v1/games/{gid}", timeout=10)
         assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_game", gid
+
+
+def test_a_league_of_2000_moves_meets_no_429_and_reports_fallbacks_per_seat(fault_env):
+    """The bot's answers to its owed turns pass a per-token move rate far below what the league needs (50 a
+    minute against hundreds): no 429 on the server, no fallback for the bot, and the report counts fallbacks per
+    seat."""
+    from tests.procs import free_port
+
+    settings, procs = fault_env
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    procs.api("api", port, threads=12, REFEREE_RATE_MOVES_PER_TOKEN="50")  # 4 games' streams and the bot's
+    for i in range(2):
+        procs.worker(f"worker-{i}")
+    bot = requests.post(f"{base}/v1/bots", json={"name": f"busy-{secrets.token_hex(3)}"}, timeout=10).json()
+    procs.start("bot", [str(ROOT / "examples" / "random_bot.py")], BOT_TOKEN=bot["bot_token"], REFEREE_URL=base)
+    seats = [bot["seat"], "random", "random", "random"]
+    out = _league(procs, base, *[a for s in seats for a in ("--seat", s)], "--deals", "20", "--match-deals", "5",
+                  "--parallel", "4", "--seed", "8", "--no-progress", timeout=600)
+    assert out.returncode == 0, out.stderr + procs.logs()
+    last = json.loads(out.stdout.strip().splitlines()[-1])
+    assert last["moves"] >= 2000, last["moves"]
+    mine = last["bots"][bot["seat"]]
+    assert mine["fallbacks"] == {"timeout": 0, "away": 0, "resigned": 0}, mine
+    assert set(last["bots"]["random"]["fallbacks"]) == {"timeout", "away", "resigned"}
+    lo, hi = mine["rating"]["interval"]
+    assert lo < mine["rating"]["mu"] < hi
+    assert "timeouts" in out.stdout and "95% interval" in out.stdout  # the printed fallback and rating table
+    metrics = requests.get(f"{base}/metrics", timeout=10).text
+    refused = [line for line in metrics.splitlines() if 'status="429"' in line and not line.startswith("#")]
+    assert not refused, refused

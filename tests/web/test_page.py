@@ -119,7 +119,7 @@ def test_play_a_deal_against_three_bots_then_replay_it(page, live):
     # the next deal: the exchange is chosen by clicking too (the pending decision says what is due)
     page.click("#next-deal")
     page.wait_for_function("() => document.body.dataset.phase !== 'deal_over'")
-    assert "2" in page.inner_text("#status")
+    assert "Deal 2" in page.inner_text("#game-title")
     play_seat_to_the_end_of_the_deal(page)
     events = requests.get(f"{live.base}/v1/games/{gid}/events", headers={"Authorization": f"Bearer {token}"}).json()
     gave = [o for e in events["events"] for o in e.get("outcome", []) if o.get("kind") == "give" and o.get("from") == 0]
@@ -174,6 +174,9 @@ def test_create_form_lists_rules_with_japanese_names(page, live):
     page.goto("/")
     wait_ready(page)
     catalog = requests.get(f"{live.base}/v1/rules").json()
+    assert page.locator("#rules-box[open]").count() == 0  # folded under the preset's summary
+    assert re.search(r"nanko: \d+ of 38 rules on", page.inner_text("#rules-box > summary"))
+    page.click("#rules-box > summary")
     assert page.locator("#rules .rule").count() == len(catalog["rules"])
     jb = next(r for r in catalog["rules"] if r["id"] == "jack_back")
     row = page.locator("#rules .rule", has=page.locator("input[data-rule='jack_back']"))
@@ -219,6 +222,7 @@ def test_a_variant_is_set_from_the_rules_list(page, live):
     page.goto("/")
     wait_ready(page)
     page.select_option("#preset", "nanko")
+    page.click("#rules-box > summary")
     rank = page.locator("[data-of='five_skip'][data-param='rank']")
     assert rank.input_value() == "5" and rank.is_visible()
     rank.select_option("K")

@@ -257,7 +257,10 @@ def test_passes_are_marked_on_the_seats_until_the_flush(screen, live):
     passer = st["turn"]
     game.move(passer, "pass")
     page.wait_for_selector(f"#felt .seat[data-seat='{passer}'] .passmark")
-    assert "パス" in page.inner_text(f"#felt .seat[data-seat='{passer}']")
+    assert page.inner_text(f"#felt .seat[data-seat='{passer}'] .passmark") == "pass"
+    tap(page, "#lang")
+    page.wait_for_function(f"() => document.querySelector(\"#felt .seat[data-seat='{passer}'] .passmark\").textContent === 'パス'")
+    tap(page, "#lang")
 
 
 # ---------------------------------------------------------------- gekifugo declarations
