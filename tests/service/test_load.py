@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 import tempfile
+import time
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -103,6 +104,8 @@ def test_new_bot_games_get_503_while_the_queued_searches_would_make_their_first_
     service = app.extensions["referee.service"]
     scheduler = BotScheduler(connect(redis_url, decode=False), own.queue_name, own.key_prefix)
     assert scheduler.workers() == 0
+    created_from = time.time()
+    service.bot_gate.wall = lambda: created_from  # the gate looks as the games are made, however slow the machine
     for seed in range(8):
         r = client.post("/v1/games", {"preset": "nanko", "seed": seed, "players": MC_TABLE})
         assert r.status_code == 201, r.json
