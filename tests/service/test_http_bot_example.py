@@ -26,8 +26,12 @@ def test_the_readme_http_bot_plays_its_seat_until_it_finishes(live):
     assert re.match(r"game \S+: I finished [1-4] \(\S+\)$|the deal is over$", lines[-1]), out.stdout
 
 
-def test_the_loop_the_readme_shows_is_the_script_s():
-    readme = (SCRIPT.parents[2] / "README.md").read_text()
-    section = readme.split("## A bot over HTTP", 1)[1]
-    shown = section.split("```python\n", 1)[1].split("```", 1)[0]
-    assert shown.strip() and shown in SCRIPT.read_text()
+def test_the_bots_the_readme_shows_are_the_examples_that_run():
+    """The README's bots are the examples the tests run (tests/service/test_supervisor.py runs the Python one,
+    test_js_client.py the JavaScript one), line for line."""
+    root = SCRIPT.parents[2]
+    section = (root / "README.md").read_text().split("## A bot over HTTP", 1)[1].split("\n## ", 1)[0]
+    assert "docs/examples/http_bot.py" in section
+    for fence, example in (("```python\n", "examples/random_bot.py"), ("```js\n", "clients/js/examples/bot.mjs")):
+        shown = section.split(fence, 1)[1].split("```", 1)[0]
+        assert shown.strip() and shown in (root / example).read_text(), example

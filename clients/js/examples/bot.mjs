@@ -5,15 +5,6 @@ import { Referee, concrete, runBot } from "../referee.mjs";
 
 const ref = new Referee(process.env.REFEREE_URL ?? "http://127.0.0.1:8000");
 const pick = (moves) => moves[Math.floor(Math.random() * moves.length)];
-
-function policy(turn) {
-  return concrete(pick(turn.legal_moves.moves));
-}
-
-await runBot(ref, process.env.BOT_TOKEN, policy, {
-  onReport: ({ kind, gameId, detail }) => console.error(`${kind} ${gameId}: ${detail}`),
-  onEvent: ({ event, data }) => {
-    if (event === "deal_over") console.log(`game ${data.game_id} deal ${data.deal}: place ${data.place}`);
-    if (event === "game_end") console.log(`game ${data.game_id} over: ${data.reason}`);
-  },
+await runBot(ref, process.env.BOT_TOKEN, (turn) => concrete(pick(turn.legal_moves.moves)), {
+  onEvent: ({ event, data }) => event === "game_end" && console.log(`game ${data.game_id} over: ${data.reason}`),
 });
