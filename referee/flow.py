@@ -88,28 +88,23 @@ def next_in_turn(st: State, player, direction: int | None = None) -> int:
 def advance_after_play(st: State, player, skip, log):
     """Turn after a play that stays on the field: the next active player, skipping ``skip`` of them.
 
-    If the skipping comes back round to the player (コンボ) it gets the turn with its cards still on the
-    field (five_skip's ``round`` "flush": the field flushes and it leads; with ``wrap`` skips left go on past it);
-    a finished player whose cards are reached again is flushed and the next active player leads.
+    Each skipped turn counts as a pass. When every other seat has been skipped the skipping is back round at the
+    player (コンボ): it gets the turn with its cards still on the field, or (five_skip's ``round`` "flush") the
+    field flushes and it leads. With ``wrap``, skips left over go on round the table: the player's own turn is
+    skipped too, a pass that ends the trick, and the leads that follow are skipped until the skips run out
+    (qsona's K-skip point: three skips at three seats skip seats 1 and 2 and the player's turn; seat 1 leads). A
+    finished player whose cards are reached again is flushed and the next active player leads (its turn, which it
+    no longer has, skips nobody).
     """
     if not skip and st.active(player):
         return copied(st, {"turn": next_in_turn(st, player)})
     n = len(st.players)
     s = player
     skipped: list[int] = []
-    for _ in range(n * (skip + 2)):
+    for _ in range(n):
         s = (s + st.direction) % n
         if s == player:
-            if st.active(player):
-                if skip > 0 and skipped and st.rules.skip_wraps:
-                    continue  # passed over, not skipped: the skipping goes round again
-                if skipped:
-                    log.append({"kind": "skip", "seats": skipped})
-                    if st.rules.skip_round == "flush":
-                        return lead_after_flush(st, player, log)
-                    log.append({"kind": "combo", "seat": player})
-                return copied(st, {"turn": player})
-            return lead_after_flush(st, player, log)
+            break
         if not in_turn(st, s):
             continue
         if skip > 0:
@@ -119,7 +114,44 @@ def advance_after_play(st: State, player, skip, log):
         if skipped:
             log.append({"kind": "skip", "seats": skipped})
         return copied(st, {"turn": s})
-    raise AssertionError("no active seat to move to")
+    # every other seat has been skipped (or has passed): the turn is back round at the player
+    if skip > 0 and skipped and st.rules.skip_wraps:
+        log.append({"kind": "skip", "seats": skipped})
+        return _skip_leads(st, player, skip, log)
+    if not st.active(player):
+        return lead_after_flush(st, player, log)
+    if skipped:
+        log.append({"kind": "skip", "seats": skipped})
+        if st.rules.skip_round == "flush":
+            return lead_after_flush(st, player, log)
+        log.append({"kind": "combo", "seat": player})
+    return copied(st, {"turn": player})
+
+
+def _skip_leads(st: State, player: int, skip: int, log) -> State:
+    """Skips left over once every other seat has been skipped (five_skip's ``wrap``): the player's turn, if it
+    still has one, is skipped too (a pass: the trick ends), then the leads in turn order, a skip each."""
+    n = len(st.players)
+    skipped: list[int] = []
+    if st.active(player):
+        skip -= 1
+        skipped.append(player)
+    new = st.clone()
+    flush_on(new, st, log)
+    s = player
+    for _ in range(n * (skip + 1)):
+        s = (s + new.direction) % n  # the next trick's (a trick-long reverse ends with the flush)
+        if not st.active(s):
+            continue
+        if skip > 0:
+            skip -= 1
+            skipped.append(s)
+            continue
+        if skipped:
+            log.append({"kind": "skip", "seats": skipped})
+        lead_on(new, st, s)
+        return new
+    raise AssertionError("no active seat to lead")
 
 
 def ended_by_pass(st: State, idle: int, log):

@@ -1,8 +1,12 @@
 """legal_moves: every legal move of a seat, built from candidate card sets and checked by the judge.
 
-Joker readings are listed when they change the outcome; under declarations_required each play comes with its
-shape declaration, once declaring every effect that would fire and once declaring none; an optional jack_back
-comes with and without its decline.
+Every reading of the jokers that reads some card otherwise (its rank or its suit) is listed, with its 'as' (which
+joker stands for which card is no difference); cards an attach revolution joins to the field also with every
+reading of their jokers the joined cards may take. Under declarations_required each play comes with its shape
+declaration, once declaring every effect that would fire and once declaring none: the first stands for every part
+of its declarations too (each declared effect fires, the others do not), its shape and special play kept. An
+optional jack_back comes with and without its decline. ``referee/perft.py`` proves the listing equal to what the
+judge accepts, position by position (tests/engine/test_perft.py, benchmarks/perft.py).
 
 A decision that asks a seat to choose cards (a 7-pass give, a 10-discard, an exchange give, Bloody Mary ties)
 is one *choose entry* rather than every card set (RULES.md §10.13): ``{"seat", "action", "choose": {"from":
@@ -27,7 +31,7 @@ from .memo import remember
 from .play import SEQUENCE_SET, Plan, alias_holds, joins_field, judge_on, redeclared
 from .rules import ALIASES, DECLARABLE, SEQUENCES
 from .rules.base import Rejection
-from .shapes import Reading, beats, loose, readings
+from .shapes import Reading, beats, loose, matches_as, readings
 from .state import Pending, State
 from .view import PlayView, Table, table_of
 
@@ -54,35 +58,38 @@ def _names(names) -> frozenset:
 _OUTCOMES: Final[dict[tuple, tuple]] = {}  # a plain dict: compiled code looks it up in C, an lru_cache by a Python call
 
 
-def _outcome_readings(mask: int, shapes: frozenset, min_stairs: int, suits_matter: bool) -> tuple:
-    """One reading per distinct outcome: suits of stand-ins matter only when suit locks are on (cached)."""
-    key = (mask, shapes, min_stairs, suits_matter)
+def _outcome_readings(mask: int, shapes: frozenset, min_stairs: int) -> tuple:
+    """One form per distinct play the cards may be read as (cached), as ``_forms`` gives them: readings are merged
+    only when they read every card alike (shape, ranks and suits), differing at most in which joker stands for
+    which card. Any rule may read a stand-in's suit (a lock, a color), so readings that differ in one are never
+    merged."""
+    key = (mask, shapes, min_stairs)
     known = _OUTCOMES.get(key)
     if known is None:
         if len(_OUTCOMES) >= 1 << 15:
             _OUTCOMES.clear()
-        known = _OUTCOMES[key] = _distinct_outcomes(mask, shapes, min_stairs, suits_matter)
+        known = _OUTCOMES[key] = _distinct_outcomes(mask, shapes, min_stairs)
     return known
 
 
-def _distinct_outcomes(mask: int, shapes: frozenset, min_stairs: int, suits_matter: bool) -> tuple:
+def _distinct_outcomes(mask: int, shapes: frozenset, min_stairs: int) -> tuple:
     seen, out = set(), []
     r: Reading
     for r in readings(mask, shapes, min_stairs):
-        key = (r.shape, r.lo, r.hi, r.suits if suits_matter else 0, r.eff if suits_matter else
-               tuple(sorted(x for x, _ in r.eff)))
+        key = (r.shape, r.lo, r.hi, r.suits, r.eff)
         if key not in seen:
             seen.add(key)
-            out.append(r)
+            out.append((r, tuple(sorted(r.jokers)), None))
     return tuple(out)
 
 
-def _cannot_beat(table: Table, rules: Ruleset, reading: Reading, field: Reading) -> bool:
-    """A quick no before judging, as the judge would say it (play._check, play._special): a play that does not
-    match or beat the field, or that a rule's legality hook rejects (a lock), and that no special play admits.
-    Under locks many candidates on a field are rejected: judging each through the memos cost several times
-    this."""
-    view = PlayView(table, reading)
+def _cannot_beat(table: Table, rules: Ruleset, reading: Reading, field: Reading, jokers: tuple) -> bool:
+    """A quick no before judging, as the judge would say it (play._check, play._special) of the move listed for
+    ``reading`` (its jokers read as ``jokers`` say): a play that does not match or beat the field, or that a rule's
+    legality hook rejects (a lock), and that no special play admits. Under locks many candidates on a field are
+    rejected: judging each through the memos cost several times this. A quick no the judge would not say is an
+    unlisted move for referee/perft.py."""
+    view = PlayView(table, reading, None, NONE, jokers)
     if reading.shape == field.shape and reading.n == field.n and beats(reading, field, view.reversed, rules.compare) \
             and not any(legality(view, p) is not None for legality, p in rules.legality_hooks):
         return False
@@ -121,17 +128,17 @@ def _play_moves(st: State, seat: int, noted: bool = False):
         if mask & required != required:
             continue  # the judge would reject it (a rule's legality hook): not worth judging
         attached = boxed in attach if attach else False
-        left_after = left - count(mask)
         if unknown:
-            listed = _listed(table, rules, seat, mask, left_after, attached, noted)
+            listed = _listed(table, rules, seat, mask, left - count(mask), attached, noted)
         else:
             # a seat's own copy first: only the seat that listed the cards first reads the shared entry each time
             listed = memo.get((table, seat, boxed, attached))
             if listed is None:
                 listed = memo.get((table, boxed, attached))
                 if listed is None:
+                    # the cards left after it counted only here: most card sets are listed from the memo
                     listed = remember(memo, (table, boxed, attached),
-                                      _listed(table, rules, seat, mask, left_after, attached, noted))
+                                      _listed(table, rules, seat, mask, left - count(mask), attached, noted))
                 elif listed and cast(Move, listed[0]).seat != seat:
                     # the listing is a function of the table and the cards: another seat's differs only in 'seat'
                     listed = remember(memo, (table, seat, boxed, attached), tuple(move.for_seat(seat) for move in listed))
@@ -143,17 +150,43 @@ def _play_moves(st: State, seat: int, noted: bool = False):
 NO_SETS: Final[frozenset] = frozenset()
 
 
+def _forms(rules: Ruleset, field: Reading | None, mask: int) -> tuple:
+    """The forms the cards ``mask`` are listed in when an attach revolution (JOINS_FIELD) may join them to the
+    field: (reading, the 'as' of the move listed for it, None or the joined field it is listed for). Each distinct
+    reading with its jokers' stand-ins (``_outcome_readings``, the forms of any other cards); also without 'as',
+    the combined field deciding their reading (§10.6); then, for each other reading of their jokers the cards
+    joined to the field's may take (onto ♠4-5-6 a joker may be ♠3 as well as the stronger ♠7), that reading,
+    listed only if no form before leaves that field."""
+    forms = _outcome_readings(mask, rules.shapes, rules.min_stairs)
+    alone = loose(mask)
+    out = list(forms)
+    out.append((alone, (), None))
+    if field is not None and mask & JOKERS_MASK:
+        shapes, least = rules.field_shapes
+        known = {jokers for _, jokers, _ in out}
+        for joined in readings(field.mask | mask, shapes, least):
+            jokers = tuple(sorted(x for x in joined.jokers if mask >> x[0] & 1))
+            if jokers and jokers not in known and matches_as(joined, field.jokers):
+                known.add(jokers)
+                out.append((alone, jokers, joined))
+    return tuple(out)
+
+
 def _listed(table: Table, rules: Ruleset, seat: int, mask: int, left_after: int, attached: bool,
             noted: bool = False) -> tuple:
     """The legal plays of the cards ``mask`` (Moves), each once (``noted``: see ``_play_moves``)."""
     field = table.field
     out, seen = [], set()
+    reached: set = set()  # the fields (shape, cards as read) the attached moves listed leave
     reading: Reading
-    # attached cards are also listed without 'as': the combined field decides their reading (§10.6)
-    for reading in (_outcome_readings(mask, rules.shapes, rules.min_stairs, rules.suits_matter)
-                    + ((loose(mask),) if attached else ())):
-        if field is not None and not attached and _cannot_beat(table, rules, reading, field):
+    forms = _forms(rules, field, mask) if attached else _outcome_readings(mask, rules.shapes, rules.min_stairs)
+    joined = attached and forms[-1][2] is not None  # forms listed only for a field no other leaves (they come last)
+    fresh: Reading | None
+    for reading, jokers, fresh in forms:
+        if field is not None and not attached and _cannot_beat(table, rules, reading, field, jokers):
             continue
+        if fresh is not None and (fresh.shape, fresh.eff) in reached:
+            continue  # the same joined field, its effects and so its declarations: listed already
         variants: list[tuple] = []
         shape_decl = [reading.shape] if reading.shape in SEQUENCE_SET else []
         if rules.declarations:
@@ -161,13 +194,9 @@ def _listed(table: Table, rules: Ruleset, seat: int, mask: int, left_after: int,
             variants.append((shape_decl, ()))
         else:
             variants.append(((), ()))
-            for rule_id, rank in rules.decline_ranks:
-                if reading.has_rank(rank):
-                    variants.append(((), (rule_id,)))
-        jokers = tuple(sorted(reading.jokers))
         probe: Plan | None = None
         plan: Plan | Rejection
-        for i, (declare, decline) in enumerate(variants):
+        for i, (declare, decline) in enumerate(variants):  # the first adds the declines to the list
             declare_names = _names(declare)
             move = Move(seat, "play", mask, jokers, declare_names, _names(decline), None, None)
             if probe is not None and probe.alone:
@@ -186,6 +215,11 @@ def _listed(table: Table, rules: Ruleset, seat: int, mask: int, left_after: int,
             if isinstance(plan, Rejection) or (plan.view.reading.shape != reading.shape
                                                and not joins_field(plan.view.special)):
                 continue
+            if i == 0 and rules.decline_ranks and not rules.declarations:
+                # also declined, when the cards as played hold the rank (attached cards: as the joined field
+                # reads them)
+                variants.extend(((), (rule_id,)) for rule_id, rank in rules.decline_ranks
+                                if plan.view.reading.has_rank(rank))
             if rules.declarations:
                 fired = sorted({e.rule for e in plan.effects} & DECLARABLE)
                 for alias, module in ALIASES.items():
@@ -197,6 +231,8 @@ def _listed(table: Table, rules: Ruleset, seat: int, mask: int, left_after: int,
                 move = Move(seat, "play", mask, jokers, _names(keep), _names(decline), None, None)
             once = (jokers, move.declare, decline)  # declaring nothing may equal declaring all
             if once not in seen:
+                if joined:
+                    reached.add((plan.field_reading.shape, plan.field_reading.eff))
                 seen.add(once)
                 out.append(move)
                 if noted and not rules.declarations:

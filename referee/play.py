@@ -23,9 +23,11 @@ SEQUENCE_SET: Final = frozenset(SEQUENCES)
 JOINING: Final = frozenset(rid for rid, m in RULES.items() if getattr(m, "JOINS_FIELD", False))
 ALIAS_OF: Final = {m.ID: alias for alias, m in ALIASES.items()}  # a rule's declaration alias, by its id
 ALIAS_WHILE: Final = {alias: m.ALIAS_WHILE for alias, m in ALIASES.items()}  # the Table value an alias needs
-# How far a rejected reading got: the furthest one explains the rejection best.
+# How far a rejected reading got: the furthest one explains the rejection best. A rule's legality hook speaks only
+# once shape and strength are met: its reasons, whatever they are, count as far as a lock.
 PROGRESS: Final = {"invalid_cards": 0, "shape_mismatch": 1, "undeclared": 2, "too_weak": 3, "locked": 4,
             "must_include_first_card": 4}
+RULE_SAID: Final = 4
 
 
 class Plan:
@@ -109,9 +111,11 @@ def _effects(view: PlayView, declared: frozenset, rs: Ruleset, voids: bool = Tru
 
 
 def _forms_lock(view: PlayView, rs: Ruleset) -> bool:
-    """Does this reading lock the suits (RULES.md §10.9: among equally strong readings, the one that locks)?"""
-    for after_play, params in rs.suit_hooks:
-        if any(e.KIND == "lock" for e in after_play(view, params)):
+    """Does this reading lock the suits (RULES.md §10.9: among equally strong readings, the one that locks)? Any
+    rule's effect of the kind ``lock`` says so: no rule declares that it reads suits."""
+    for e in _fired(view, rs)[0]:
+        effect: Effect = e
+        if effect.KIND == "lock":
             return True
     return False
 
@@ -235,7 +239,7 @@ def _judge(table: Table, rs: Ruleset, move: Move, left_after: int, with_effects:
             best.append((PlayView(table, reading, rule_id, move.decline, move.as_map), combined))
         elif rej is None:
             best.append((view, reading))
-        elif best_rej is None or PROGRESS.get(rej.reason, 0) > PROGRESS.get(best_rej.reason, 0):
+        elif best_rej is None or PROGRESS.get(rej.reason, RULE_SAID) > PROGRESS.get(best_rej.reason, RULE_SAID):
             best_rej = rej
     if not best:
         if move.as_map and all(r.shape == "loose" for r in cands):

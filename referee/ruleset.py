@@ -1,6 +1,8 @@
 """A ruleset: a preset plus per-rule overrides, validated, with the lookups the engine needs precomputed."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from .errors import InputError
@@ -29,16 +31,19 @@ RULE_FACTS = ("breaks_ties", "declinable")
 class Ruleset:
     __slots__ = ("preset", "_params", "shapes", "sequences", "compare", "min_stairs", "declarations", "jokers",
                  "field_shapes", "titles", "standin_effects", "owner_plays_on", "skip_round", "skip_wraps",
-                 "legality_hooks", "special_hooks", "play_hooks", "suit_hooks", "finish_hooks", "place_hooks",
+                 "legality_hooks", "special_hooks", "play_hooks", "finish_hooks", "place_hooks",
                  "special_cand_hooks", "joined_cand_hooks", "required_hooks", "decline_ranks", "declinable",
                  "first_play_trust", "on_finish_hooks", "finishers", "deal_hooks", "give_hooks", "received_hooks",
-                 "tie_breakers", "pass_hooks", "cut_hooks", "suits_matter",
+                 "tie_breakers", "pass_hooks", "cut_hooks",
                  "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key", "_hash", "memo", "moves_memo",
                  "effects_memo", "tables", "view_slots", "rule_slots", "view_defaults", "rule_defaults", "order_slots",
                  "direction_slots")
 
-    def __init__(self, preset: str, params: dict):
+    def __init__(self, preset: str, given: Mapping[str, Mapping]):
+        """``given``: the parameters of each rule switched on, by id. Each rule's reach its hooks read-only (one
+        copy per Ruleset, which the memos and cache share: a hook that wrote to it would change every game)."""
         self.preset = preset
+        params: dict[str, Mapping] = {rule_id: MappingProxyType(dict(p)) for rule_id, p in given.items()}
         self._params = params
         on = [m for m in MODULES if m.ID in params]
 
@@ -95,8 +100,6 @@ class Ruleset:
         self.decline_ranks = tuple((m.ID, m.DECLINE_RANK) for m in on
                                    if m.ID in facts["declinable"] and hasattr(m, "DECLINE_RANK"))
         self.declinable = frozenset(rule_id for rule_id, _ in self.decline_ranks)  # what a play may decline
-        self.suits_matter = flag("SUITS_MATTER")
-        self.suit_hooks = tuple((m.after_play, p) for m, p in hooks("after_play") if getattr(m, "SUITS_MATTER", False))
         self.first_play_trust = tuple(own["first_play_on_trust"] for own in said.values() if "first_play_on_trust" in own)
         self.lead_may_pass = flag("LEAD_MAY_PASS")
         self.deal_hooks = tuple((m.new_deal, p) for m, p in hooks("new_deal"))  # each part of a new deal in turn

@@ -1,6 +1,8 @@
 """Rule state: what a rule keeps between plays, declared in the rule's own module as a ``Slot``.
 
-A rule module lists its slots in ``STATE`` (docs/adding-a-rule.md, "Rule state"). A slot says its JSON key in
+A rule module lists its slots in ``STATE`` (docs/adding-a-rule.md, "Rule state"). Every slot registers itself when
+it is made (``MADE``), and the registry refuses a rule module that made a slot its ``STATE`` leaves out
+(referee/contract.py): a slot nobody numbered would read and write another rule's value. A slot says its JSON key in
 the state (a dotted path: ``locks.rank`` is ``{"locks": {"rank": …}}``), its default, how long a value lasts
 (``TRICK``: until the flush; ``DEAL``: until the deal ends; ``MATCH``: the whole match) and whether the play
 rules see it (``view``: it enters the play view, and so the key every judgement is memoised under). The registry
@@ -24,6 +26,10 @@ MATCH: Final = "match"
 LIFETIMES: Final = (TRICK, DEAL, MATCH)
 ORDER: Final = "order"
 DIRECTION: Final = "direction"
+# The index of a slot the registry has not numbered: out of every tuple's range, so that reading or writing it
+# fails at once (an index of -1 would reach the last slot, another rule's).
+UNNUMBERED: Final = 1 << 30
+MADE: Final[list["Slot"]] = []  # every slot made, in the order made: the registry checks each is some rule's STATE
 
 
 T = TypeVar("T")
@@ -58,7 +64,8 @@ class Slot(Generic[T]):
             raise ValueError(f"slot {key}: a slot that turns something starts False and ends with the trick or deal")
         self.key, self.default, self.lifetime, self.view = key, default, lifetime, view
         self.write, self.read, self.turns = write, read, turns
-        self.index = -1
+        self.index = UNNUMBERED
+        MADE.append(self)
 
     def __repr__(self) -> str:
         return f"Slot({self.key!r})"

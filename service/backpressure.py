@@ -23,8 +23,8 @@ from .errors import BotsBusy
 LOOK_EVERY_S = 0.25  # one look at the queue per process this often, not one per created game
 LOOK_AT_MOST = 500   # queued turns looked at; a queue longer than this is busy whatever they cost
 # A bot job's cost besides its strategy's decision (dequeue, the game's snapshot, the move's script), and the
-# decision of the strategies that do not search: a few milliseconds, from benchmarks/load.py's bot-job times.
-JOB_OVERHEAD_MS = 10.0
+# decision of the strategies that do not search: measured under load (benchmarks/load.py at 64 clients on 2 cores).
+JOB_OVERHEAD_MS = 40.0
 DECISION_MS = {"random": 1.0, "greedy": 3.0}
 
 

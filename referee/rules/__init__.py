@@ -1,6 +1,8 @@
-"""The rule registry: every rule id of RULES.md maps to exactly one module here."""
+"""The rule registry: every rule id of RULES.md maps to exactly one module here. Importing it checks every module
+against the rule contract (referee/contract.py): a module that breaks it is refused here, by name."""
+from ..contract import check
 from ..shapes import PLAIN_SHAPES
-from ..slots import DIRECTION, ORDER, number, turning
+from ..slots import DIRECTION, MADE, ORDER, number, turning
 from . import (attach_revolution, bloody_mary, capital_fall, cut_back, declarations_required, double_stairs,
                eight_cut, emperor, exchange, exchange_request, first_card, five_skip, flush_on_finish,
                forbidden_finish, gekokujo, great_revolution, inflation, jack_back, jokers, lead_pass, nine_cut, nine_reverse,
@@ -16,6 +18,8 @@ MODULES = (jokers, first_card, stairs, skip_stairs, double_stairs, emperor, skip
            pass_until_flush, lead_pass, pass_abort,
            flush_on_finish, declarations_required, forbidden_finish, capital_fall, gekokujo,
            exchange, exchange_request, inflation)
+# before anything reads them: hooks and flags known, every slot made in a STATE, every effect compared by its fields
+check(MODULES, MADE)
 RULES = {m.ID: m for m in MODULES}
 # The rules' declared state (referee/slots.py), numbered: the slots the play rules see, and the others.
 VIEW_SLOTS, RULE_SLOTS = number(tuple(s for m in MODULES for s in getattr(m, "STATE", ())))

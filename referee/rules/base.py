@@ -5,7 +5,8 @@ reads (docs/adding-a-rule.md, "The hooks", lists them all): play hooks (``legali
 ``after_play``, ``finish_verdict``), listing hooks (``candidates``, ``required_cards``), the deal hook (``new_deal``),
 the flow hook (``react``, told the events of referee/flow_events.py its module lists in ``REACTS_TO``), the ruleset
 hook (``settings``: ruleset values, and facts about the rule such as ``declinable``), the presentation hook
-(``narrate``) and flags (``DECLARABLE``, ``SHAPE``, ``SUITS_MATTER``, …).
+(``narrate``) and flags (``DECLARABLE``, ``SHAPE``, ``OPENS_CUT_BACK``, …). The registry checks every module
+against this contract when it is imported (referee/contract.py).
 ``Ruleset`` collects each hook of the rules switched on with its params in registry order; the engine core
 calls them and never names a rule id. Play hooks return effects or rejections and never change state. A rule
 refers to other rules by a flag they set (``Ruleset.flagged``), not by their ids.
@@ -55,10 +56,14 @@ _FLAGGED: dict[str, frozenset] = {}
 
 
 def flagged(flag: str) -> frozenset:
-    """The ids of the rules whose module sets ``flag``: how one rule refers to others without naming them."""
+    """The ids of the rules whose module sets ``flag``: how one rule refers to others without naming them. A flag
+    the contract does not know is an error, not an empty answer."""
     got = _FLAGGED.get(flag)
     if got is None:
+        from ..contract import TRUE_OR_FALSE
         from . import MODULES  # the registry imports every rule module, this one first
+        if flag not in TRUE_OR_FALSE:
+            raise ValueError(f"{flag} is no flag a rule sets true (referee/contract.py: {', '.join(sorted(TRUE_OR_FALSE))})")
         got = _FLAGGED[flag] = frozenset(m.ID for m in MODULES if getattr(m, flag, False))
     return got
 

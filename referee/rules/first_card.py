@@ -1,4 +1,5 @@
 """The first lead of a match (RULES.md §3): the holder of a given card leads, maybe with a duty to play it."""
+from collections.abc import Mapping
 from typing import Final
 
 from ..cards import code, parse
@@ -44,10 +45,13 @@ def required_cards(st, seat, params) -> int:
     return 0 if st.unheld(seat, 1 << c) else 1 << c
 
 
-def legality(view: PlayView, params: dict):
+def legality(view: PlayView, params: Mapping):
     """The seat's plays must include the card while ``required_cards`` says so (it reads the seat's hand)."""
+    required = view.required
+    if not required:
+        return None  # every play but the match's first (required_cards says which card)
     c = card(params)
-    if view.required >> c & 1 and not view.reading.mask >> c & 1:
+    if required >> c & 1 and not view.reading.mask >> c & 1:
         return Rejection("must_include_first_card",
                          f"the first play of the match must include {code(c)} (first_card)", ID)
     return None

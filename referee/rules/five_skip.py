@@ -14,8 +14,9 @@ SUMMARY = ("A play with N fives skips the next N active players. If the skipping
 PARAMS = {"rank": Param("5", "the rank that skips (K: Kとばし); T is the 10", choices=tuple(RANKS)),
           "round": Param("combo", "when the skipping comes back round to the player: combo (it may play on its own "
                          "cards or pass) or flush (the field flushes at once and it leads)", choices=("combo", "flush")),
-          "wrap": Param(False, "skips beyond the other players go on round the table past the player (false: they "
-                        "stop at the player)")}
+          "wrap": Param(False, "skips beyond the other players go on round the table, the player's own turn "
+                        "included: each skipped turn is a pass, so the trick ends and the leads after it are "
+                        "skipped (false: they stop at the player)")}
 DECLARABLE = True
 
 

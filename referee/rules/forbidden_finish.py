@@ -1,4 +1,5 @@
 """反則上がり / 役上がり (forbidden finish): going out with certain plays ranks the player from the bottom."""
+from collections.abc import Mapping
 from typing import Final
 
 from ..cards import rank_mask
@@ -23,7 +24,7 @@ PARAMS = {"joker": Param(True, "a play holding a joker"),
 EIGHT: Final = 5
 
 
-def finish_verdict(view: PlayView, effects, params: dict) -> str | None:
+def finish_verdict(view: PlayView, effects, params: Mapping) -> str | None:
     """The reason the finishing play is forbidden, or None."""
     r = view.reading
     if params["sandstorm_exempt"]:

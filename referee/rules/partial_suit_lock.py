@@ -7,7 +7,6 @@ from .base import Rejection
 from .suit_lock import LOCK_KIND, LOCK_SUITS, Lock
 
 ID: Final = "partial_suit_lock"
-SUITS_MATTER = True  # the suits jokers stand for change the outcome
 NAME_JA = "片縛り"
 SUMMARY = ("When a multi-card play shares at least one suit with the multi-card play it beats, every play until "
            "the flush must contain the shared suits.")

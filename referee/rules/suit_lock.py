@@ -10,7 +10,6 @@ from ..view import PlayView
 from .base import Param, Rejection
 
 ID: Final = "suit_lock"
-SUITS_MATTER = True  # the suits jokers stand for change the outcome
 NAME_JA = "縛り"
 SUMMARY = ("When a play shows exactly the suits of the play it beats, every play until the flush must show that "
            "suit set (joker stand-ins count as the suit they stand for). A lone joker (or a set of jokers) may be "

@@ -13,7 +13,7 @@ import referee
 from referee.rules import RULES
 
 CORE = Path(referee.__file__).parent
-NOT_CORE = ("presets.py",)  # the presets are rule data
+NOT_CORE = ("presets.py", "perft.py")  # the presets are rule data; perft.py checks the engine, drawing switches
 
 ACTION = "the cut_back action of a move or pending decision (and the event kind it logs)"
 PHASE = "the exchange phase of a deal"

@@ -315,6 +315,31 @@ def test_without_wrap_skips_beyond_the_table_stop_at_the_player():
     assert field(st) == {"H5", "D5", "C5"} and js(st)["turn"] == 0
 
 
-def test_with_wrap_skips_go_on_past_the_player():
-    st = _after_fives(["H5", "D5", "C5"], wrap=True)              # skips seats 1, 2, (passes 0), 1: seat 2's turn
-    assert field(st) == {"H5", "D5", "C5"} and js(st)["turn"] == 2
+def test_with_wrap_the_players_own_turn_is_skipped_too_and_counts_as_a_pass():
+    """Three skips at three seats skip seats 1 and 2 and then seat 0's own turn: every skipped turn is a pass, so
+    the trick ends and the next seat leads (コンボ or not: the player's turn is the one skipped)."""
+    for round_ in ("combo", "flush"):
+        st = _after_fives(["H5", "D5", "C5"], wrap=True, round=round_)
+        assert field(st) is None and js(st)["turn"] == 1, round_
+        assert {"H5", "D5", "C5"} <= set(js(st)["discard_pile"])
+
+
+def test_with_wrap_skips_left_after_the_trick_ends_skip_the_leads():
+    st = game("nanko", [["H5", "D5", "C5", "JK1", "S4"], ["DA", "CA"], ["D6", "C6"]],
+              only("nanko", five_skip={"wrap": True}))
+    v, st = play(st, 0, "H5", "D5", "C5", "JK1")                # skips 1, 2, 0 (the trick ends), then 1's lead
+    assert v.reading == {"JK1": "S5"} and field(st) is None and js(st)["turn"] == 2
+
+
+def test_qsonas_k_skip_test_point():
+    """nanko, every optional rule off but five_skip {rank: K, round: flush, wrap: true}; HK DK CK H3 | S4 S6 |
+    C8 CJ; seat 0 plays HK DK CK: seats 1 and 2 are skipped (the round flushes the field), then seat 0's own lead:
+    seat 1 leads on an empty field."""
+    st = game("nanko", [["HK", "DK", "CK", "H3"], ["S4", "S6"], ["C8", "CJ"]],
+              only("nanko", five_skip={"rank": "K", "round": "flush", "wrap": True}))
+    v, st = play(st, 0, "HK", "DK", "CK")
+    assert v.effects == ("five_skip",)
+    assert field(st) is None and js(st)["turn"] == 1 and {"HK", "DK", "CK"} <= set(js(st)["discard_pile"])
+    v, st = ok(st, move(1, "play", ["S4"]))
+    assert field(st) == {"S4"}
+

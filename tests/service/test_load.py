@@ -106,7 +106,7 @@ def test_new_bot_games_get_503_while_the_queued_searches_would_make_their_first_
     assert scheduler.workers() == 0
     created_from = time.time()
     service.bot_gate.wall = lambda: created_from  # the gate looks as the games are made, however slow the machine
-    for seed in range(8):
+    for seed in range(3):
         r = client.post("/v1/games", {"preset": "nanko", "seed": seed, "players": MC_TABLE})
         assert r.status_code == 201, r.json
         service.bot_gate._let_in.clear()  # these were queued before the look below, not let in since
@@ -115,12 +115,12 @@ def test_new_bot_games_get_503_while_the_queued_searches_would_make_their_first_
     r = client.post("/v1/games", {"preset": "nanko", "seed": 9, "players": MC_TABLE})
     assert r.status_code == 503, r.json
     assert r.json["error"]["code"] == "bots_busy" and int(r.headers["Retry-After"]) >= 1
-    assert "budget" in r.json["error"]["message"] and "8 owed bot turns" in r.json["error"]["message"]
+    assert "budget" in r.json["error"]["message"] and "3 owed bot turns" in r.json["error"]["message"]
 
     scheduler.queue.empty()
     service.bot_gate._looked_at = float("-inf")
     randoms = [{"name": f"r{i}", "bot": "random"} for i in range(4)]
-    for seed in range(8):
+    for seed in range(3):
         assert client.post("/v1/games", {"preset": "nanko", "seed": seed, "players": randoms}).status_code == 201
         service.bot_gate._let_in.clear()
     service.bot_gate._looked_at = float("-inf")
@@ -133,8 +133,8 @@ def test_the_expected_wait_plays_the_queue_as_the_workers_do():
     now, budget = 1000.0, 200.0
     mc, quick = price(["mc", "mc"], now), price(["random", "greedy"], now)
     assert expected_wait_s([], 2, now, budget) == 0.0
-    assert expected_wait_s([quick] * 20, 2, now, budget) * 1000 < budget  # 20 quick turns: well within
-    assert expected_wait_s([mc] * 20, 2, now, budget) * 1000 > budget     # 20 searches for 2 workers: late
+    assert expected_wait_s([quick] * 6, 2, now, budget) * 1000 < budget  # 6 quick turns for 2 workers: within
+    assert expected_wait_s([mc] * 6, 2, now, budget) * 1000 > budget     # 6 searches for 2 workers: late
     # a search that waited its whole budget away costs only the job itself (it plays greedy at once)
     stale = price(["mc"], now - 1.0)
     assert expected_wait_s([stale], 1, now, budget) * 1000 == pytest.approx(JOB_OVERHEAD_MS)
