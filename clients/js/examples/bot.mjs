@@ -5,6 +5,7 @@ import { Referee, concrete, runBot } from "../referee.mjs";
 
 const ref = new Referee(process.env.REFEREE_URL ?? "http://127.0.0.1:8000");
 const pick = (moves) => moves[Math.floor(Math.random() * moves.length)];
+const say = { deal_over: (d) => `deal ${d.deal}: place ${d.place}`, game_end: (d) => `over: ${d.reason}` };
 await runBot(ref, process.env.BOT_TOKEN, (turn) => concrete(pick(turn.legal_moves.moves)), {
-  onEvent: ({ event, data }) => event === "game_end" && console.log(`game ${data.game_id} over: ${data.reason}`),
+  onEvent: ({ event, data }) => say[event] && console.log(`game ${data.game_id} ${say[event](data)}`),
 });
