@@ -95,7 +95,8 @@ def test_the_client_covers_the_game_calls_and_the_dispute_example(fault_env):
     assert not illegal.verdict.legal
     assert ref.replay(game.game_id, t, 0).seq == 0 and len(ref.events(game.game_id, t)) == first.seq + 1
     assert ref.record(game.game_id, t).startswith(f"# game {game.game_id}")
-    assert ref.judge_detached(game.state, {"seat": 0, "action": "pass"}).verdict.reason
+    idle = (seat + 1) % 4  # the deal depends on the server's seed secret: judge a seat that is not to act
+    assert ref.judge_detached(game.state, {"seat": idle, "action": "pass"}).verdict.reason == "not_your_turn"
     try:
         ref.state(game.game_id, "seat_wrong")
         raise AssertionError("a wrong token was accepted")
