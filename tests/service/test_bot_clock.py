@@ -15,14 +15,18 @@ def _owed(c, gid, token, seat=0):
     return legal if seat in legal["actors"] else None
 
 
+def _bot_game(c, budget_ms: int) -> tuple[str, str]:
+    """A new bot's token and a game seating it at seat 0 beside three `random` workers."""
+    bot = c.post("/v1/bots", {"name": f"clk{secrets.token_hex(3)}"}).json
+    players = [{"name": "me", "bot": bot["seat"]}] + [{"name": f"w{i}", "bot": "random"} for i in range(3)]
+    g = c.post("/v1/games", {"preset": "uecda", "seed": 9, "players": players, "bot_budget_ms": budget_ms}).json
+    return bot["bot_token"], g["game_id"]
+
+
 def test_a_bots_answers_to_its_owed_turns_pass_any_move_rate(settings, run_bots):
     app, _ = _app(settings, rate_moves_per_token=2, rate_moves_per_address=3, rate_create_per_address=0)
     c = _client(app, "10.9.0.1")
-    bot = c.post("/v1/bots", {"name": f"clk{secrets.token_hex(3)}"}).json
-    token = bot["bot_token"]
-    players = [{"name": "me", "bot": bot["seat"]}] + [{"name": f"w{i}", "bot": "random"} for i in range(3)]
-    g = c.post("/v1/games", {"preset": "uecda", "seed": 9, "players": players, "bot_budget_ms": 60_000}).json
-    gid = g["game_id"]
+    token, gid = _bot_game(c, 60_000)
     answered = 0
     while True:
         run_bots()
@@ -44,11 +48,7 @@ def test_an_over_limit_bot_owing_a_turn_is_never_told_to_wait_past_it(settings, 
     app, _ = _app(settings, rate_moves_per_token=1, rate_moves_per_address=0, rate_create_per_address=0,
                   rate_window_s=3600)
     c = _client(app, "10.9.0.2")
-    bot = c.post("/v1/bots", {"name": f"clk{secrets.token_hex(3)}"}).json
-    token = bot["bot_token"]
-    players = [{"name": "me", "bot": bot["seat"]}] + [{"name": f"w{i}", "bot": "random"} for i in range(3)]
-    g = c.post("/v1/games", {"preset": "uecda", "seed": 9, "players": players, "bot_budget_ms": 5000}).json
-    gid = g["game_id"]
+    token, gid = _bot_game(c, 5000)
     run_bots()
     legal = _owed(c, gid, token)
     for _ in range(3):  # over the limit with stale answers
