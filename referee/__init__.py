@@ -7,6 +7,7 @@ from .annotate import annotate, forbidden_last  # noqa: E402
 from .deals import correct_hands, new_game  # noqa: E402
 from .engine import actors, advance, apply, judge, next_deal  # noqa: E402
 from .errors import InputError  # noqa: E402
+from .knowledge import as_known_to  # noqa: E402
 from .legal import covers, instantiate, legal_moves  # noqa: E402
 from .replay import replay  # noqa: E402
 from .ruleset import build_ruleset, catalog  # noqa: E402
@@ -14,4 +15,4 @@ from .serialize import redact_event, state_from_json, state_to_json  # noqa: E40
 
 __all__ = ["new_game", "correct_hands", "next_deal", "judge", "apply", "advance", "legal_moves", "annotate", "forbidden_last",
            "instantiate", "covers", "actors", "replay", "state_to_json", "state_from_json", "redact_event", "catalog",
-           "build_ruleset", "InputError"]
+           "build_ruleset", "as_known_to", "InputError"]

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, replace
 
 import referee as engine
+from referee.cards import parse_many
 from referee.moves import parse_move
 from referee.record import import_record
 
@@ -379,7 +380,7 @@ class GameService:
         """A what-if: nothing is stored. A seat never learns more than it could see (service/whatif.py)."""
         self.require_seat(viewer, move.get("seat"))
         rec = rec or self.load(gid)
-        state = self.state_of(rec)
+        state = self.known_to(gid, self.state_of(rec), viewer)
         verdict, new_state, _ = engine.apply(state, move)
         if viewer != TABLE and verdict.legal and hidden_outcome(state, new_state, move, viewer):
             return {"verdict": sealed_verdict(verdict.to_json(), viewer), "seq": rec.seq,
@@ -439,13 +440,28 @@ class GameService:
         self.require_seat(viewer, seat)
         if not 0 <= seat < len(rec.seat_hashes):
             raise ApiError(f"seat {seat} is not at this table (0..{len(rec.seat_hashes) - 1})", code="bad_seat")
-        return self.legal_moves_at(rec, self.state_of(rec), seat)
+        return self.legal_moves_at(rec, self.state_of(rec), seat, viewer)
 
-    @staticmethod
-    def legal_moves_at(rec: GameRecord, state, seat: int) -> dict:
+    def legal_moves_at(self, rec: GameRecord, state, seat: int, viewer=None) -> dict:
+        """``seat``'s legal moves, worked out on what ``viewer`` (by default that seat) knows of the hands."""
+        known = self.known_to(rec.game_id, state, seat if viewer is None else viewer)
         return {"seat": seat, "seq": rec.seq, "actors": engine.actors(state),
-                "moves": engine.legal_moves(state, seat, annotated=True),
-                "forbidden_last": engine.forbidden_last(state, seat)}
+                "moves": engine.legal_moves(known, seat, annotated=True),
+                "forbidden_last": engine.forbidden_last(known, seat)}
+
+    def known_to(self, gid: str, state, viewer):
+        """The state as ``viewer`` knows it (referee/knowledge.py): in table mode a seat does not know the cards
+        given between two other seats."""
+        if viewer == TABLE or not state.table:
+            return state
+        given = 0
+        for entry in self.store.entries(gid):
+            if entry.data.get("type") == "deal_started":
+                given = 0  # a new deal's hands owe nothing to the last one's gives
+            for item in entry.data.get("outcome", ()):
+                if item.get("kind") == "give" and item.get("from") == viewer:
+                    given |= parse_many(item["cards"])
+        return engine.as_known_to(state, viewer, given)
 
     # --- the log ------------------------------------------------------------
     def events(self, gid: str, viewer, after: int = -1, include_rejected: bool = False) -> dict:
