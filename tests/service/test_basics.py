@@ -55,6 +55,19 @@ def test_openapi_validates_and_is_served(client):
     assert yaml.safe_load(r.data) == spec
 
 
+def test_openapi_states_locks_are_the_catalogues_lock_slots():
+    """A new lock (a slot with lock=True) is in the State schema's ``locks``, required and described; the schema
+    refuses any other key there."""
+    import referee
+
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    locks = spec["components"]["schemas"]["State"]["properties"]["locks"]
+    keys = {s["key"].split(".", 1)[1] for r in referee.catalog()["rules"] for s in r["slots"] if s["lock"]}
+    assert set(locks["properties"]) == keys and set(locks["required"]) == keys
+    assert locks["additionalProperties"] is False
+    assert all(locks["properties"][k].get("description") for k in keys), locks["properties"]
+
+
 def test_unknown_route_and_method_are_json_errors(client):
     r = client.get("/nope")
     assert r.status_code == 404 and r.json["error"]["code"] == "not_found"

@@ -76,6 +76,39 @@ def test_every_key_rule_effect_title_and_reason_is_worded_in_both_languages(page
     assert not problems, "\n".join(problems)
 
 
+def test_every_lock_of_the_catalogue_is_worded_in_both_languages(page, live):
+    """Each lock slot (GET /v1/rules, ``lock: true``) set alone, as the page's chips and status line say it: words
+    in the page's language, none left as a template, Japanese without English (glossed rule names aside)."""
+    page.goto("/")
+    wait_ready(page)
+    said = page.evaluate("""() => {
+      const out = [];
+      const saved = S.lang;
+      for (const lang of ["en", "ja"]) {
+        S.lang = lang;
+        for (const r of S.catalog.rules) for (const slot of r.slots.filter((s) => s.lock)) {
+          const en = slot.words.en;
+          // a value of each kind the words are for: each worded value, else suits, else a plain true
+          const values = typeof en === "object" ? Object.keys(en) : [en.includes("{suits}") ? ["S", "H"] : true];
+          for (const value of values) {
+            const st = {};
+            slot.key.split(".").reduce((o, k, i, ks) => (o[k] = i === ks.length - 1 ? value : {}), st);
+            out.push([lang, slot.key, String(value), lockParts(st).join(" | ")]);
+          }
+        }
+      }
+      S.lang = saved;
+      return out;
+    }""")
+    assert {key for _, key, _, _ in said} >= {"locks.suits", "locks.kind", "locks.rank"}
+    for lang, key, value, words in said:
+        assert words and not re.search(r"[{}]|undefined|null", words), (lang, key, value, words)
+        if lang == "ja":
+            assert CJK.search(words) and not re.search(r"[A-Za-z]{2,}", words), (lang, key, value, words)
+    assert ["en", "locks.kind", "partial", "片縛り (partial suit lock)"] in said
+    assert ["ja", "locks.suits", "S,H", "マーク ♠♥"] in said
+
+
 # ---------------------------------------------------------------- the page read in one language
 READ_TEXT = """() => {
   // the text a reader sees: visible text nodes and the choices of visible selects; a name, an id or a card
