@@ -17,7 +17,7 @@ def test_every_slot_under_locks_is_a_lock_and_every_lock_is_worded():
         assert slot.lock == slot.key.startswith(LOCK_PREFIX), f"{slot.key}: lock={slot.lock}"
         if slot.lock:
             assert slot.words is not None and set(slot.words) == set(LANGUAGES), slot.key
-    assert {s.key for s in locks(SLOTS)} >= {"locks.suits", "locks.kind", "locks.rank"}
+    assert {s.key for s in locks(SLOTS)} >= {"locks.suits", "locks.kind", "locks.rank", "locks.color"}
 
 
 def test_attach_revolutions_clear_puts_every_lock_back_at_its_default():
@@ -43,7 +43,7 @@ def test_the_catalogue_serves_each_rules_slots_with_their_words():
             top, _, rest = slot.key.partition(".")
             written = state[top][rest] if rest else state[top]
             assert written == entry["default"], slot.key  # a new state holds every slot at its default
-    assert served["locks.kind"][1]["words"]["ja"] == {"exact": "{rule}", "partial": "{rule:partial_suit_lock}"}
+    assert served["locks.color"][1]["words"]["ja"] == {"red": "赤 ♥♦", "black": "黒 ♠♣"}
 
 
 @pytest.mark.parametrize("kwargs, words", [

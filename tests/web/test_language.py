@@ -100,7 +100,7 @@ def test_every_lock_of_the_catalogue_is_worded_in_both_languages(page, live):
       S.lang = saved;
       return out;
     }""")
-    assert {key for _, key, _, _ in said} >= {"locks.suits", "locks.kind", "locks.rank"}
+    assert {key for _, key, _, _ in said} >= {"locks.suits", "locks.kind", "locks.rank", "locks.color"}
     for lang, key, value, words in said:
         assert words and not re.search(r"[{}]|undefined|null", words), (lang, key, value, words)
         if lang == "ja":
