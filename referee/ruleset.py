@@ -205,5 +205,6 @@ def catalog() -> dict:
         "rules": [{"id": m.ID, "name_ja": m.NAME_JA, "description": m.SUMMARY,
                    "declarable": m.ID in DECLARABLE,
                    "params": {k: v.describe() for k, v in m.PARAMS.items()},
+                   "slots": [s.describe() for s in getattr(m, "STATE", ())],
                    "presets": [n for n, rs in presets.items() if m.ID in rs]} for m in MODULES],
     }

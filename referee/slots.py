@@ -15,10 +15,20 @@ A slot may stand for a turn of something every game has (``turns``): ``ORDER`` (
 of strength is turned, on top of the revolution: jack back; such a slot must enter the view) or ``DIRECTION``
 (while it is true the direction of play is turned, and the core turns it back when the slot resets: a trick-long
 9-reverse). The core reads the order and the direction from these slots and never names the rule.
+
+A slot may be a lock (``lock=True``): its key is under ``locks.``, it lasts a trick or a deal, and it says how the
+page words it (``words``, in every language of ``LANGUAGES``). Whatever clears "the locks" (attach revolution's
+clear) puts every lock slot back at its default (``locks``), and the page's lock chips, the side panel's locks line
+and ``GET /v1/rules`` read the same flag and words (``describe``): a new lock is shown without an edit outside its
+module. ``words`` maps each language to a template, or to a template per value for a slot whose values are words
+(``{"red": …, "black": …}``, the keys being the JSON values as text); a template may say the value (``{value}``),
+the value's suit letters as symbols (``{suits}``), the name of the slot's own rule in the page's language
+(``{rule}``) or another rule's (``{rule:partial_suit_lock}``).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Final, Generic, TypeVar
+from string import Formatter
+from typing import Any, Callable, Final, Generic, Mapping, TypeVar
 
 TRICK: Final = "trick"
 DEAL: Final = "deal"
@@ -30,6 +40,9 @@ DIRECTION: Final = "direction"
 # fails at once (an index of -1 would reach the last slot, another rule's).
 UNNUMBERED: Final = 1 << 30
 MADE: Final[list["Slot"]] = []  # every slot made, in the order made: the registry checks each is some rule's STATE
+LANGUAGES: Final = ("en", "ja")  # the languages a slot's words must be given in (the page's)
+LOCK_PREFIX: Final = "locks."    # where a lock slot's key lives in the state JSON (its ``locks`` object)
+WORD_FIELDS: Final = ("value", "suits", "rule")  # what a template may name ({rule:ID}: another rule's name)
 
 
 T = TypeVar("T")
@@ -41,7 +54,7 @@ def _same(value: Any) -> Any:
 
 class Slot(Generic[T]):
     """One value (of type T) a rule keeps. ``index`` is its place in its tuple, given by the registry."""
-    __slots__ = ("key", "default", "lifetime", "view", "write", "read", "turns", "index")
+    __slots__ = ("key", "default", "lifetime", "view", "write", "read", "turns", "lock", "words", "index")
     key: str
     default: T
     lifetime: str
@@ -49,11 +62,14 @@ class Slot(Generic[T]):
     write: Callable[[Any], Any]     # the value as JSON
     read: Callable[[Any], Any]      # the value from JSON
     turns: str | None               # ORDER or DIRECTION: what a true value turns (None: nothing the core reads)
+    lock: bool                      # a lock: whatever clears the locks puts it back at its default
+    words: dict | None              # {language: template or {value: template}}: how the page says a value
     index: int
 
     def __init__(self, key: str, default: T, lifetime: str, view: bool = False,
                  write: Callable[[Any], Any] = _same, read: Callable[[Any], Any] = _same,
-                 turns: str | None = None) -> None:
+                 turns: str | None = None, lock: bool = False,
+                 words: Mapping[str, str | Mapping[str, str]] | None = None) -> None:
         if lifetime not in LIFETIMES:
             raise ValueError(f"slot {key}: lifetime must be one of {', '.join(LIFETIMES)}, not {lifetime!r}")
         if turns not in (None, ORDER, DIRECTION):
@@ -62,13 +78,50 @@ class Slot(Generic[T]):
             raise ValueError(f"slot {key}: a slot that turns the order must enter the view (view=True)")
         if turns is not None and (default is not False or lifetime == MATCH):
             raise ValueError(f"slot {key}: a slot that turns something starts False and ends with the trick or deal")
+        if lock and (not key.startswith(LOCK_PREFIX) or lifetime == MATCH):
+            raise ValueError(f"slot {key}: a lock's key is under {LOCK_PREFIX!r} and it ends with the trick or deal")
+        if lock and words is None:
+            raise ValueError(f"slot {key}: a lock says how it is worded (words={{language: template}} in "
+                             f"{', '.join(LANGUAGES)}): the page shows it from them")
         self.key, self.default, self.lifetime, self.view = key, default, lifetime, view
         self.write, self.read, self.turns = write, read, turns
+        self.lock = lock
+        self.words = None if words is None else _checked_words(key, words)
         self.index = UNNUMBERED
         MADE.append(self)
 
     def __repr__(self) -> str:
         return f"Slot({self.key!r})"
+
+    def describe(self) -> dict:
+        """The slot as the catalogue serves it (``GET /v1/rules``, each rule's ``slots``): its key, its default as
+        JSON, its lifetime, whether it is a lock and its words."""
+        return {"key": self.key, "default": self.write(self.default), "lifetime": self.lifetime, "lock": self.lock,
+                "words": self.words}
+
+
+def _checked_words(key: str, words: Mapping[str, str | Mapping[str, str]]) -> dict:
+    """``words`` as plain dicts, once every language has them, the same values in each, and every template names
+    only ``WORD_FIELDS``; a ValueError naming the slot otherwise."""
+    if not isinstance(words, Mapping) or set(words) != set(LANGUAGES):
+        raise ValueError(f"slot {key}: words must give exactly the languages {', '.join(LANGUAGES)}")
+    out: dict = {}
+    values = None
+    for lang in LANGUAGES:
+        said = words[lang]
+        templates = dict(said) if isinstance(said, Mapping) else {None: said}
+        if values is not None and set(templates) != values:
+            raise ValueError(f"slot {key}: words in {lang} must cover the same values as in {LANGUAGES[0]}")
+        values = set(templates)
+        for template in templates.values():
+            if not isinstance(template, str) or not template.strip():
+                raise ValueError(f"slot {key}: a template in {lang} must be a non-empty string, not {template!r}")
+            for _, field, _, _ in Formatter().parse(template):
+                if field is not None and field.split(":")[0] not in WORD_FIELDS:
+                    raise ValueError(f"slot {key}: the {lang} template {template!r} names {{{field}}}; a template "
+                                     f"may name only {', '.join('{' + f + '}' for f in WORD_FIELDS)}")
+        out[lang] = dict(said) if isinstance(said, Mapping) else said
+    return out
 
 
 def number(slots: tuple[Slot, ...]) -> tuple[tuple[Slot, ...], tuple[Slot, ...]]:
@@ -95,6 +148,11 @@ def order_turned(order_slots: tuple[Slot, ...], view_slots: tuple) -> bool:
         if view_slots[s.index]:
             return True
     return False
+
+
+def locks(slots: tuple[Slot, ...]) -> tuple[Slot, ...]:
+    """The lock slots among ``slots``: what clearing "the locks" puts back at their defaults."""
+    return tuple(s for s in slots if s.lock)
 
 
 def defaults(slots: tuple[Slot, ...]) -> tuple:

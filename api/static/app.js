@@ -789,14 +789,35 @@ function orderChips(st) {
   if (st.direction === -1) s += `<span class="chip">↺ ${t("counter")}</span>`;
   return s;
 }
-// The lock's kind by its rule's name (縛り / 片縛り), never the engine's "exact" / "partial".
-function lockKindWord(kind, st) { return ruleWord(kind === "partial" ? "partial_suit_lock" : "suit_lock", st); }
+// A rule's slot in the state (its dotted key: "locks.rank" is st.locks.rank), undefined where the state has none.
+function slotValue(st, key) { return key.split(".").reduce((o, k) => (o && typeof o === "object" ? o[k] : undefined), st); }
+// A slot's value in the page's language, from the words its rule declares (GET /v1/rules, each rule's slots): a
+// template per language, or per value ("exact" → 縛り, the rule's name, never the engine's word); {suits} says
+// the value's suits as symbols, {value} the value, {rule} the slot's own rule's name and {rule:ID} another's.
+function slotWords(slot, value, owner, st) {
+  const words = slot.words || {};
+  let said = words[S.lang] || words.en;
+  if (said && typeof said === "object") said = said[String(value)];
+  if (typeof said !== "string") return "";
+  return said.replace(/\{(\w+)(?::(\w+))?\}/g, (_, field, arg) => {
+    if (field === "suits") return [].concat(value).map((x) => SUITS[x] || x).join("");
+    if (field === "rule") return ruleWord(arg || owner, st);
+    return [].concat(value).join(" ");
+  });
+}
+// The locks in force, in words: every slot the catalogue flags a lock whose value is not its default, in registry
+// order. A new lock is shown from its slot's declaration alone.
 function lockParts(st) {
-  const l = st.locks || {};
   const parts = [];
-  if (l.suits && l.suits.length) parts.push(`${t("suits")} ${l.suits.map((x) => SUITS[x] || x).join("")}`);
-  if (l.kind) parts.push(lockKindWord(l.kind, st));
-  if (l.rank) parts.push(t("rank"));
+  for (const r of (S.catalog && S.catalog.rules) || []) {
+    for (const slot of r.slots || []) {
+      if (!slot.lock) continue;
+      const value = slotValue(st, slot.key);
+      if (value === undefined || JSON.stringify(value) === JSON.stringify(slot.default)) continue;
+      const said = slotWords(slot, value, r.id, st);
+      if (said) parts.push(said);
+    }
+  }
   return parts;
 }
 function lockChips(st) {

@@ -33,7 +33,7 @@ function rulesOf(st) { return (st && st.rules) || (S.catalog && S.catalog.preset
 const RULE_GLOSS_EN = {
   jokers: "jokers", first_card: "first card", stairs: "stairs", skip_stairs: "skip stairs", double_stairs: "double stairs",
   emperor: "emperor", skip_emperor: "skip emperor", suit_lock: "suit lock", partial_suit_lock: "partial suit lock",
-  rank_lock: "rank lock", revolution: "revolution", great_revolution: "great revolution", nuclear_bomb: "nuclear bomb",
+  rank_lock: "rank lock", color_lock: "color lock", revolution: "revolution", great_revolution: "great revolution", nuclear_bomb: "nuclear bomb",
   attach_revolution: "attach revolution", jack_back: "jack back", nine_reverse: "nine reverse", bloody_mary: "Bloody Mary",
   resurrection: "resurrection", seven_pass: "seven pass", ten_discard: "ten discard", spade3: "spade 3",
   sandstorm: "sandstorm", eight_cut: "eight cut", six_cut: "six cut", nine_cut: "nine cut", cut_back: "cut back",

@@ -3,15 +3,15 @@ against the rule contract (referee/contract.py): a module that breaks it is refu
 from ..contract import check
 from ..shapes import PLAIN_SHAPES
 from ..slots import DIRECTION, MADE, ORDER, number, turning
-from . import (attach_revolution, bloody_mary, capital_fall, cut_back, declarations_required, double_stairs,
-               eight_cut, emperor, exchange, exchange_request, first_card, five_skip, flush_on_finish,
+from . import (attach_revolution, bloody_mary, capital_fall, color_lock, cut_back, declarations_required,
+               double_stairs, eight_cut, emperor, exchange, exchange_request, first_card, five_skip, flush_on_finish,
                forbidden_finish, gekokujo, great_revolution, inflation, jack_back, jokers, lead_pass, nine_cut, nine_reverse,
                nuclear_bomb, partial_suit_lock, pass_abort, pass_until_flush, rank_lock, resurrection, revolution,
                sandstorm, seven_pass, six_cut, skip_emperor, skip_stairs, spade3, stairs, suit_lock, ten_discard)
 
 # Registry order is the order hooks are called in; effects are then sorted by effects.ORDER.
 MODULES = (jokers, first_card, stairs, skip_stairs, double_stairs, emperor, skip_emperor,
-           suit_lock, partial_suit_lock, rank_lock,
+           suit_lock, partial_suit_lock, rank_lock, color_lock,
            revolution, great_revolution, nuclear_bomb, attach_revolution, jack_back, nine_reverse,
            bloody_mary, resurrection, seven_pass, ten_discard,
            spade3, sandstorm, eight_cut, six_cut, nine_cut, cut_back, five_skip,

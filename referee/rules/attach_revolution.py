@@ -7,10 +7,9 @@ from ..cards import JOKERS_MASK, card, cards_of, rank_mask
 from ..effects import Effect, Revolution
 from ..resolution import Resolution
 from ..shapes import matches_as, readings, strength_key
+from ..slots import locks
 from ..view import PlayView
-from .rank_lock import RANK_LOCK
 from .revolution import REVOLUTION_MIN
-from .suit_lock import LOCK_KIND, LOCK_SUITS
 
 ID: Final = "attach_revolution"
 NAME_JA = "付け革"
@@ -22,14 +21,15 @@ JOINS_FIELD = True  # the played cards and the field's become one 4-card field (
 
 
 class ClearLocks(Effect):
-    """Every lock ends, whatever the play's other effects locked (it resolves last)."""
+    """Every lock ends, whatever the play's other effects locked (it resolves last): every slot declared a lock
+    (referee/slots.py, ``lock=True``) goes back to its default, whichever rule keeps it."""
     ORDER: ClassVar[int] = 9
     KIND: ClassVar[str] = "unlock"
 
     def fold(self, res: Resolution) -> None:
-        res.put(LOCK_SUITS, 0)
-        res.put(LOCK_KIND, None)
-        res.put(RANK_LOCK, False)
+        rules = res.st.rules
+        for slot in locks(rules.view_slots + rules.rule_slots):
+            res.put(slot, slot.default)
 
 
 def settings(params) -> dict:

@@ -14,7 +14,8 @@ SUMMARY = ("When a play's rank is the next rank after the play it beats (in the 
            "the flush must be the next rank again. Sequences compare their weakest card.")
 PARAMS = {"second_play_only": Param(False, "only when it happens on the trick's second play (gekifugo)")}
 DECLARABLE = True
-RANK_LOCK: Final = Slot("locks.rank", False, TRICK, view=True, read=bool)
+RANK_LOCK: Final = Slot("locks.rank", False, TRICK, view=True, read=bool, lock=True,
+                        words={"en": "rank", "ja": "数字"})
 STATE = (RANK_LOCK,)
 
 

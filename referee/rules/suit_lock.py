@@ -17,9 +17,13 @@ SUMMARY = ("When a play shows exactly the suits of the play it beats, every play
 PARAMS = {"joker_ends": Param(False, "a lone joker (or a set of jokers) played on a locked field ends the lock "
                               "(UECda)")}
 DECLARABLE = True
-# the suit locks' state, shared with partial_suit_lock (片縛り): the suits and the kind, "exact" or "partial"
-LOCK_SUITS: Final = Slot("locks.suits", 0, TRICK, view=True, write=suit_names, read=parse_suits)
-LOCK_KIND: Final[Slot[str | None]] = Slot("locks.kind", None, TRICK, view=True)
+# the suit locks' state, shared with partial_suit_lock (片縛り): the suits and the kind, "exact" or "partial"; the
+# page says the kind by its rule's name (縛り / 片縛り), never the engine's word
+LOCK_SUITS: Final = Slot("locks.suits", 0, TRICK, view=True, write=suit_names, read=parse_suits, lock=True,
+                         words={"en": "suits {suits}", "ja": "マーク {suits}"})
+_KIND_WORDS: Final = {"exact": "{rule}", "partial": "{rule:partial_suit_lock}"}
+LOCK_KIND: Final[Slot[str | None]] = Slot("locks.kind", None, TRICK, view=True, lock=True,
+                                          words={"en": _KIND_WORDS, "ja": _KIND_WORDS})
 STATE = (LOCK_SUITS, LOCK_KIND)
 
 

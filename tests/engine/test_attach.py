@@ -79,6 +79,17 @@ def test_attach_revolution_ignores_and_clears_the_locks():
     assert js(st)["locks"]["suits"] == [] and js(st)["revolution"] is True
 
 
+def test_attach_revolution_clears_the_color_lock_too():
+    # its clear names no lock: every slot declared a lock goes back to its default (referee/slots.py)
+    st = opened([["D3", "H5", "D5", "CK"], ["H6", "D6", "HA"], ["S6", "C6", "D9"]],
+                rules={"first_card": {"must_play": False}, "color_lock": True})
+    _, st = play(st, 0, "H5", "D5")
+    _, st = play(st, 1, "H6", "D6", declare=["color_lock"])
+    assert js(st)["locks"]["color"] == "red"
+    v, st = play(st, 2, "S6", "C6", declare=["attach_revolution"])
+    assert js(st)["locks"]["color"] is None and js(st)["revolution"] is True
+
+
 def test_no_attach_onto_a_field_of_jokers_only():
     st = opened([["D3", "JK1", "JK2", "CK"], ["S5", "H5", "HA"]])
     _, st = play(st, 0, "JK1", "JK2")

@@ -1,5 +1,7 @@
 """Legal moves equal what the judge accepts, proven by exhaustion at each position (referee/perft.py): the bounded
 run CI makes, the check catching a listing bug planted on purpose, and a scenario for each mismatch it found."""
+import random
+
 import pytest
 
 from referee import compiled, legal, legal_moves, perft
@@ -123,3 +125,19 @@ def test_with_the_suit_locks_off_every_suit_a_joker_may_stand_for_is_listed():
     moves = [m for m in legal_moves(st, 0) if m.get("cards") == ["H9", "JK1"]]
     assert sorted(m["as"]["JK1"] for m in moves) == ["C9", "D9", "S9"]
     assert perft.Check(st, 0).run().ok
+
+
+@pytest.mark.parametrize("preset", ["uecda", "gekifugo"])
+def test_under_a_color_lock_legal_moves_list_exactly_what_the_judge_accepts(preset):
+    """color_lock is off in every preset: switched on here (with suit_lock and a joker that ends it), at positions
+    of self-play games, many of them color-locked."""
+    from referee.rules.color_lock import LOCK_COLOR
+    switches = {"color_lock": {"joker_ends": True}, "suit_lock": True, "attach_revolution": True}
+    checked = locked = 0
+    for seed in range(3):
+        states = list(perft.positions(preset, switches, seed, 4))
+        for st in perft.sample(states, random.Random(seed), 10):
+            checked += 1
+            locked += st.slot(LOCK_COLOR) is not None
+            assert all(report.ok for _, report in perft.check_position(st)), (preset, seed, st.seq)
+    assert checked == 30 and locked >= 3

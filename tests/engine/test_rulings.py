@@ -81,7 +81,7 @@ def test_10_4_a_lone_joker_keeps_the_suit_lock_until_the_flush_in_nanko():
     _, st = play(st, 1, "H8")
     assert js(st)["locks"]["suits"] == ["H"]
     _, st = play(st, 2, "JK1")
-    assert js(st)["locks"] == {"suits": ["H"], "kind": "exact", "rank": False}
+    assert js(st)["locks"] == {"suits": ["H"], "kind": "exact", "rank": False, "color": None}
     st = passes(st, 0, 1)
     assert js(st)["field"] is None and js(st)["locks"]["suits"] == []
 
@@ -92,9 +92,9 @@ def test_10_4_a_pair_of_jokers_keeps_the_lock_and_a_joker_keeps_the_rank_lock():
     st = replace(st, turn=0)
     _, st = play(st, 0, "H5", "C5")
     _, st = play(st, 1, "H6", "C6")
-    assert js(st)["locks"] == {"suits": ["H", "C"], "kind": "exact", "rank": True}
+    assert js(st)["locks"] == {"suits": ["H", "C"], "kind": "exact", "rank": True, "color": None}
     _, st = play(st, 2, "JK1", "JK2")
-    assert js(st)["locks"] == {"suits": ["H", "C"], "kind": "exact", "rank": True}
+    assert js(st)["locks"] == {"suits": ["H", "C"], "kind": "exact", "rank": True, "color": None}
 
 
 def test_10_4_only_uecda_ends_the_lock_on_a_lone_joker():
@@ -150,7 +150,7 @@ def test_10_8_a_partial_lock_on_several_shared_suits_needs_all_of_them():
     st = replace(st, turn=0)
     _, st = play(st, 0, "S5", "H5")
     _, st = play(st, 1, "S6", "H6")
-    assert js(st)["locks"] == {"suits": ["S", "H"], "kind": "partial", "rank": False}
+    assert js(st)["locks"] == {"suits": ["S", "H"], "kind": "partial", "rank": False, "color": None}
     refuse(st, 2, ["S7", "D7"], "locked")
     play(st, 2, "H8", "S8")
 

@@ -55,6 +55,32 @@ def test_openapi_validates_and_is_served(client):
     assert yaml.safe_load(r.data) == spec
 
 
+def test_openapi_states_locks_are_the_catalogues_lock_slots():
+    """A new lock (a slot with lock=True) is in the State schema's ``locks``, required and described; the schema
+    refuses any other key there. Every other slot of the catalogue is a property of the State too."""
+    import referee
+
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    state = spec["components"]["schemas"]["State"]["properties"]
+    slots = [s for r in referee.catalog()["rules"] for s in r["slots"]]
+    keys = {s["key"].split(".", 1)[1] for s in slots if s["lock"]}
+    locks = state["locks"]
+    assert set(locks["properties"]) == keys and set(locks["required"]) == keys
+    assert locks["additionalProperties"] is False
+    assert all(locks["properties"][k].get("description") for k in keys), locks["properties"]
+    assert {s["key"].split(".", 1)[0] for s in slots} <= set(state), "slots the State schema does not name"
+
+
+def test_openapi_names_every_kind_of_effect():
+    """A rule whose effect has a new KIND (what legal-moves annotations call it) adds it to the LegalMove schema."""
+    from referee.contract import effect_classes
+    from referee.rules import MODULES
+
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    kinds = set(spec["components"]["schemas"]["LegalMove"]["properties"]["kinds"]["items"]["enum"])
+    assert {c.KIND for c in effect_classes(MODULES) if c.KIND} <= kinds
+
+
 def test_unknown_route_and_method_are_json_errors(client):
     r = client.get("/nope")
     assert r.status_code == 404 and r.json["error"]["code"] == "not_found"

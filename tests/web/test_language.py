@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 import requests
@@ -25,9 +26,32 @@ CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef々〜�
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]+")
 # what may stay Latin on the Japanese page: card names as printed, formats and the API's own words
 LATIN_OK = {"JOKER", "JK", "JSON", "UECda", "ID", "HTTP", "POST", "v1", "bots", "true", "false", "declare"}
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def engine_reasons() -> set[str]:
+    """Every reason code a rejection in the engine's sources gives (``Rejection("code", …)``, ``reject("code", …)``)."""
+    found: set[str] = set()
+    for path in (ROOT / "referee").rglob("*.py"):
+        found |= set(re.findall(r'\b(?:Rejection|reject)\(\s*"([a-z0-9_]+)"', path.read_text()))
+    return found
+
+
 # reasons the engine gives beyond those the API words in Japanese (api/i18n.py)
-MORE_REASONS = {"withheld", "given_back"}
+MORE_REASONS = engine_reasons() - set(REASONS_JA)
 UNCHECKED = {"not_in_hand", "strongest_cards", "rank_not_held", "first_card_holder"}
+
+
+def test_every_reason_the_engine_gives_has_the_pages_words_in_both_languages():
+    """A rule that rejects with a reason code of its own needs the page's words for it (i18n.js ``why_<code>``), in
+    English and in Japanese; read from the sources, so no browser is needed."""
+    text = (ROOT / "api" / "static" / "i18n.js").read_text()
+    en, ja = text.split("\n  ja: {", 1)
+    reasons = engine_reasons()
+    assert {"locked", "not_allowed", "withheld"} <= reasons
+    for code in sorted(reasons | set(REASONS_JA)):
+        for lang, words in (("en", en), ("ja", ja)):
+            assert re.search(rf"\bwhy_{code}: \"", words), f"no {lang} words for the reason {code} (why_{code})"
 
 
 def test_every_key_rule_effect_title_and_reason_is_worded_in_both_languages(page, live):
@@ -74,6 +98,39 @@ def test_every_key_rule_effect_title_and_reason_is_worded_in_both_languages(page
       return out;
     }""", [sorted(set(REASONS_JA) | MORE_REASONS), sorted(UNCHECKED), all_titles])
     assert not problems, "\n".join(problems)
+
+
+def test_every_lock_of_the_catalogue_is_worded_in_both_languages(page, live):
+    """Each lock slot (GET /v1/rules, ``lock: true``) set alone, as the page's chips and status line say it: words
+    in the page's language, none left as a template, Japanese without English (glossed rule names aside)."""
+    page.goto("/")
+    wait_ready(page)
+    said = page.evaluate("""() => {
+      const out = [];
+      const saved = S.lang;
+      for (const lang of ["en", "ja"]) {
+        S.lang = lang;
+        for (const r of S.catalog.rules) for (const slot of r.slots.filter((s) => s.lock)) {
+          const en = slot.words.en;
+          // a value of each kind the words are for: each worded value, else suits, else a plain true
+          const values = typeof en === "object" ? Object.keys(en) : [en.includes("{suits}") ? ["S", "H"] : true];
+          for (const value of values) {
+            const st = {};
+            slot.key.split(".").reduce((o, k, i, ks) => (o[k] = i === ks.length - 1 ? value : {}), st);
+            out.push([lang, slot.key, String(value), lockParts(st).join(" | ")]);
+          }
+        }
+      }
+      S.lang = saved;
+      return out;
+    }""")
+    assert {key for _, key, _, _ in said} >= {"locks.suits", "locks.kind", "locks.rank", "locks.color"}
+    for lang, key, value, words in said:
+        assert words and not re.search(r"[{}]|undefined|null", words), (lang, key, value, words)
+        if lang == "ja":
+            assert CJK.search(words) and not re.search(r"[A-Za-z]{2,}", words), (lang, key, value, words)
+    assert ["en", "locks.kind", "partial", "片縛り (partial suit lock)"] in said
+    assert ["ja", "locks.suits", "S,H", "マーク ♠♥"] in said
 
 
 # ---------------------------------------------------------------- the page read in one language

@@ -43,9 +43,10 @@ def deal(fixed: dict[int, list[str]], jokers=2) -> list[list[str]]:
 
 
 class Game:
-    def __init__(self, live, preset, hands, names=NAMES):
+    def __init__(self, live, preset, hands, names=NAMES, rules=None):
         r = requests.post(f"{live.base}/v1/games", json={"preset": preset, "hands": hands,
-                                                         "players": [{"name": n} for n in names]})
+                                                         "players": [{"name": n} for n in names],
+                                                         **({"rules": rules} if rules else {})})
         assert r.status_code == 201, r.text
         self.live, self.data = live, r.json()
         self.id, self.table = self.data["game_id"], self.data["table_token"]

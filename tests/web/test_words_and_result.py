@@ -205,3 +205,21 @@ def test_a_partial_lock_is_named_not_coded(screen, live):
     felt = page.inner_text("#felt")
     # the rule's name, glossed in English: never the engine's "partial"
     assert "片縛り (partial suit lock)" in felt and "partial" not in felt.replace("partial suit lock", ""), felt
+
+
+def test_a_color_lock_is_shown_from_its_slots_words_in_both_languages(screen, live):
+    # color_lock's chip and status line come from its slot's declared words (GET /v1/rules), no page code of its own
+    page = screen
+    game = Game(live, "nanko", deal({0: ["S3"], 1: ["C6"]}), rules={"color_lock": True})
+    game.move(0, "play", ["S3"])
+    game.move(1, "play", ["C6"])
+    assert game.state()["locks"]["color"] == "black"
+    open_seat(page, game, 2)
+    chip = page.locator("#felt .chip.lock")
+    assert chip.inner_text() == "lock: black ♠♣"
+    assert "black ♠♣" in page.inner_text("#status")
+    tap(page, "#lang")
+    page.wait_for_function("() => document.documentElement.lang === 'ja'")
+    assert chip.inner_text() == "縛り：黒 ♠♣"
+    assert "黒 ♠♣" in page.inner_text("#status")
+    tap(page, "#lang")
