@@ -33,6 +33,9 @@ REASONS_JA = {
     "invalid_declaration": "その宣言はこの手には使えません",
     "not_in_hand": "{who}は{cards}を持っていません",
     "not_allowed": "今はその行動はできません（{rule}）",
+    "withheld": "{cards}はこの受け渡しに含められません（{rule}）",
+    "spade3_kept": "♠3は一番強い札の受け渡しに含めません（{rule}）：♠3を除いた一番強い札を渡してください",
+    "given_back": "{cards}はこの交換で受け取った札なので返せません（{rule}）：交換の前から持っていた札を返してください",
 }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from api.i18n import REASONS_JA, verdict_ja
+from tests.web.test_language import engine_reasons
 
 STATE = {"turn": 2, "players": [{"name": n} for n in ("Aoi", "Ren", "Mei", "Sora")],
          "rules": {"first_card": {"card": "S3"}}}
@@ -27,3 +28,8 @@ def test_the_fields_are_in_the_words():
                        {"seat": 0, "action": "play", "cards": ["H8"]}, STATE)
     assert legal == "Aoi（席0）が♥8を出しました：8切り（無効な宣言：縛り）"
     assert verdict_ja({"legal": False, "reason": "no_such_reason", "message": "as is"}, MOVE, STATE) == "as is"
+
+
+def test_every_reason_the_engine_gives_has_a_japanese_message():
+    assert engine_reasons() - set(REASONS_JA) == set()
+
