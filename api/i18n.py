@@ -33,6 +33,7 @@ REASONS_JA = {
     "invalid_declaration": "その宣言はこの手には使えません",
     "not_in_hand": "{who}は{cards}を持っていません",
     "not_allowed": "今はその行動はできません（{rule}）",
+    "joker_unbound": "他の札と出すジョーカーは、何の数字の代わりか指定する必要があります（{rule}）",
 }
 
 
