@@ -10,20 +10,26 @@ from .flow import finish_empty_hands, lead
 from .flow_events import DealQueue, ExchangeCounts, Leader
 from .presets import check_seats
 from .ruleset import build_ruleset
+from .seating import deal_order
 from .slots import DEAL, TRICK, reset
 from .state import Player, State, replace
 
 
-def shuffle_deal(jokers: int, n: int, dealer: int, seed) -> list[int]:
-    """Deal the whole deck one card at a time from the seat after the dealer.
+def shuffle_deal(jokers: int, order: list[int], seed) -> list[int]:
+    """Deal the whole deck one card at a time to the seats in ``order`` (from the seat after the dealer, in turn
+    order: seating.deal_order), by seat.
 
     Without a caller's seed every deal is shuffled from a fresh secret 256-bit seed that is never stored:
     the dealt hands are in the log, and no hand of one deal tells anything about another.
     """
     cards = cards_of(deck(jokers))
     random.Random(f"daifugo:{secrets.token_hex(32) if seed is None else seed}").shuffle(cards)
-    # the i-th card goes to seat (dealer + 1 + i) % n: seat s gets every n-th card from its first one
-    return [sum(map(BIT.__getitem__, cards[(s - dealer - 1) % n::n])) for s in range(n)]
+    n = len(order)
+    hands = [0] * n
+    # the i-th card goes to order[i % n]: the i-th seat dealt to gets every n-th card from the i-th one
+    for i, seat in enumerate(order):
+        hands[seat] = sum(map(BIT.__getitem__, cards[i::n]))
+    return hands
 
 
 BIT = tuple(1 << c for c in range(54))
@@ -50,21 +56,25 @@ def explicit_hands(hands, n: int, jokers: int) -> list[int]:
     return out
 
 
-def _hands(rules, n, dealer, seed, hands):
+def _hands(rules, n, order, seed, hands):
     if hands is not None:
         masks = explicit_hands(hands, n, rules.jokers)
     else:
-        masks = shuffle_deal(rules.jokers, n, dealer, seed)
+        masks = shuffle_deal(rules.jokers, order, seed)
     out_of_play = deck(rules.jokers)
     for m in masks:
         out_of_play &= ~m
     return masks, out_of_play
 
 
-def table_counts(rules, n: int, dealer: int) -> list[int]:
-    """Table mode: how many cards each seat holds after an even deal from the seat after the dealer."""
-    size = count(deck(rules.jokers))
-    return [size // n + (1 if (seat - dealer - 1) % n < size % n else 0) for seat in range(n)]
+def table_counts(rules, order: list[int]) -> list[int]:
+    """Table mode: how many cards each seat holds after an even deal to the seats in ``order`` (from the seat after
+    the dealer), by seat."""
+    size, n = count(deck(rules.jokers)), len(order)
+    counts = [0] * n
+    for i, seat in enumerate(order):
+        counts[seat] = size // n + (1 if i < size % n else 0)
+    return counts
 
 
 def new_game(preset="uecda", rules=None, players=None, seed=None, hands=None, table=False, leader=None):
@@ -80,7 +90,7 @@ def new_game(preset="uecda", rules=None, players=None, seed=None, hands=None, ta
     if table:
         if hands is not None:
             raise InputError("bad_hands", "a table-mode game starts with unknown hands: correct them later")
-        counts = table_counts(ruleset, len(names), 0)
+        counts = table_counts(ruleset, deal_order(ruleset, (), len(names), 0))
         st = State(rules=ruleset, players=tuple(Player(i, nm, 0, None, c) for i, (nm, c) in
                                                 enumerate(zip(names, counts))), seed=seed, phase="play", table=True)
         event = {"seq": 0, "type": "game_created", **ruleset.to_json(), "players": names, "seed": seed,
@@ -88,7 +98,8 @@ def new_game(preset="uecda", rules=None, players=None, seed=None, hands=None, ta
         return replace(st, turn=leader or 0), [event]
     if leader is not None:
         raise InputError("bad_leader", "leader is for table-mode games; otherwise the first card's holder leads")
-    masks, out = _hands(ruleset, len(names), 0, None if seed is None else f"{seed}:1", hands)
+    masks, out = _hands(ruleset, len(names), deal_order(ruleset, (), len(names), 0), None if seed is None else f"{seed}:1",
+                        hands)
     st = State(rules=ruleset, players=tuple(Player(i, nm, m) for i, (nm, m) in enumerate(zip(names, masks))),
                out_of_play=out, seed=seed, phase="play")
     leader = _leader(st, True, 0)
@@ -148,16 +159,17 @@ def next_deal(st, hands=None, proceed=None):
     top = places.index(1)
     days = st.days + 1 if st.previous_places and st.previous_places.index(1) == top else 1
     dealer = places.index(n)
+    order = deal_order(rs, places, n, dealer)  # from the seat after the dealer, as the new deal is seated
     if st.table:
         if hands is not None:
             raise InputError("bad_hands", "a table-mode deal starts with unknown hands: correct them later")
         masks, out = [0] * n, 0
-        players = tuple(Player(p.seat, p.name, 0, None, c) for p, c in zip(st.players, table_counts(rs, n, dealer)))
+        players = tuple(Player(p.seat, p.name, 0, None, c) for p, c in zip(st.players, table_counts(rs, order)))
     else:
-        masks, out = _hands(rs, n, dealer, None if st.seed is None else f"{st.seed}:{st.deal + 1}", hands)
+        masks, out = _hands(rs, n, order, None if st.seed is None else f"{st.seed}:{st.deal + 1}", hands)
         players = tuple(Player(p.seat, p.name, m) for p, m in zip(st.players, masks))
     new = State(rules=rs, players=players, seq=st.seq + 1, deal=st.deal + 1, phase="exchange", out_of_play=out,
-                first_play=False, dealer=dealer, seed=st.seed, previous_places=places, exchange_counts=counts,
+                first_play=rs.first_play_every_deal, dealer=dealer, seed=st.seed, previous_places=places, exchange_counts=counts,
                 days=days, table=st.table, view_slots=reset(st.view_slots, rs.view_slots, rs.view_defaults, (TRICK, DEAL)),
                 rule_slots=reset(st.rule_slots, rs.rule_slots, rs.rule_defaults, (TRICK, DEAL)))
     new = replace(new, pending=exchange_queue(new))

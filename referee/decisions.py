@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Final
 
 
-from .cards import JOKERS_MASK, NORMAL_MASK, cards_of, codes, count, rank_mask, rank_name
+from .cards import JOKER1, JOKERS_MASK, NORMAL_MASK, SUITS, cards_of, codes, count, rank_mask, rank_name, suit_of
 from .flow import forbidden_reason
 from .flow_events import Given, GiveProposed
 from .moves import Move
@@ -88,10 +88,16 @@ def _move_cards(st: State, p: Pending, cards: int, log):
     return copied(st, {"pending": st.pending[1:]})
 
 
+def tie_order(tied: int, suits: str) -> list[int]:
+    """Equally strong cards (one rank's, or jokers) in the order the referee takes them when it breaks the tie: by
+    suit as ``suits`` lists them (the ruleset's tie_suits: SHDC, or CDHS), JK1 before JK2."""
+    return sorted(cards_of(tied), key=lambda c: c if c >= JOKER1 else suits.index(SUITS[suit_of(c)]))
+
+
 def _auto_choice(st: State, p: Pending):
-    """The cards of a give/discard when there is nothing to choose, else None."""
-    if st.players[p.seat].unknown:
-        return None  # table mode: the seat names the cards
+    """The cards of a give/discard when there is nothing to choose, else None (a rule that always asks: None)."""
+    if st.players[p.seat].unknown or p.rule in st.rules.asking:
+        return None  # table mode: the seat names the cards; or its rule has the seat hand them over itself
     hand = _allowed(p, st.hand(p.seat))
     if count(hand) <= p.count:
         return hand
@@ -100,7 +106,7 @@ def _auto_choice(st: State, p: Pending):
         if need == 0:
             return must
         if p.rule in st.rules.tie_breakers or count(tied) == need:
-            chosen = [c for c in ranked(tied, p.reversed)][:need]
+            chosen = tie_order(tied, st.rules.tie_suits)[:need]
             return must | sum(1 << c for c in chosen)
     return None
 

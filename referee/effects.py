@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from .resolution import Resolution
+from .seating import after, next_active
 from .state import Pending
 
 
@@ -75,9 +76,10 @@ class BloodyMary(Counted):
 
     def fold(self, res: Resolution) -> None:
         st, seat = res.st, res.seat
+        nxt = after(st, res.direction)
         s = seat
         for _ in range(len(st.players) - 1):
-            s = (s + res.direction) % len(st.players)
+            s = nxt[s]
             if st.active(s):
                 res.queue.append(Pending(s, "discard", self.count, self.rule, strongest=True,
                                          reversed=res.reversed))
@@ -97,7 +99,7 @@ class SevenPass(Counted):
     KIND: ClassVar[str] = "give"
 
     def fold(self, res: Resolution) -> None:
-        to = res.st.next_active(res.seat, res.direction)
+        to = next_active(res.st, res.seat, res.direction)
         if to is not None:
             res.queue.append(Pending(res.seat, "give", self.count, self.rule, to=to))
 

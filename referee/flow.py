@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from .flow_events import FIELD_CUT, PLACES_FINAL, Finished, Passed
+from .seating import BACKWARD, FORWARD, after, next_active
 from .slots import TRICK, reset
 from .state import After, State, copied, new_tuple
 
@@ -38,7 +39,7 @@ def lead_on(new: State, st: State, seat) -> None:
     """``seat`` leads on ``new`` (the copy of ``st`` a move is making), or the next active player if it has
     finished."""
     if not st.active(seat):
-        seat = st.next_active(seat)
+        seat = next_active(st, seat)
     new.turn, new.passed = seat, 0
 
 
@@ -75,11 +76,13 @@ def in_turn(st: State, seat: int) -> bool:
 def next_in_turn(st: State, player, direction: int | None = None) -> int:
     """Who takes the turn after ``player``'s play that stays on the field, nobody skipped: the next seat that can
     (``in_turn``), or ``player`` again when none can; ``direction`` is the one the play leaves (st's if None)."""
-    n = len(st.players)
     d = st.direction if direction is None else direction
+    n = len(st.players)
+    # every play asks: the seats' own order read here, a seating (seating.after) only when a rule sets one
+    nxt = after(st, d) if st.rules.seating is not None else FORWARD[n] if d > 0 else BACKWARD[n]
     s = player
     for _ in range(n - 1):
-        s = (s + d) % n
+        s = nxt[s]
         if in_turn(st, s):
             return s
     return player
@@ -99,10 +102,11 @@ def advance_after_play(st: State, player, skip, log):
     if not skip and st.active(player):
         return copied(st, {"turn": next_in_turn(st, player)})
     n = len(st.players)
+    nxt = after(st, st.direction)
     s = player
     skipped: list[int] = []
     for _ in range(n):
-        s = (s + st.direction) % n
+        s = nxt[s]
         if s == player:
             break
         if not in_turn(st, s):
@@ -138,9 +142,10 @@ def _skip_leads(st: State, player: int, skip: int, log) -> State:
         skipped.append(player)
     new = st.clone()
     flush_on(new, st, log)
+    nxt = after(st, new.direction)  # the next trick's (a trick-long reverse ends with the flush)
     s = player
     for _ in range(n * (skip + 1)):
-        s = (s + new.direction) % n  # the next trick's (a trick-long reverse ends with the flush)
+        s = nxt[s]
         if not st.active(s):
             continue
         if skip > 0:
@@ -171,7 +176,7 @@ def trick_end(st: State, passer: int, idle: int, log) -> State:
     new.idle = idle
     field = st.field
     if field is None:
-        lead_on(new, st, st.next_active(passer))
+        lead_on(new, st, next_active(st, passer))
     else:
         flush_on(new, st, log)
         lead_on(new, st, field.seat)
@@ -185,23 +190,25 @@ def quiet_pass(st: State, passer: int) -> tuple[int | None, int] | None:
     asked first."""
     players = st.players
     n = len(players)
+    d = st.direction
+    nxt = after(st, d) if st.rules.seating is not None else FORWARD[n] if d > 0 else BACKWARD[n]  # as next_in_turn
     s = passer
     if st.rules.passes_sit_out:
         passed = st.passed | 1 << passer
         for _ in range(n - 1):
-            s = (s + st.direction) % n
+            s = nxt[s]
             if players[s].place is None and not passed >> s & 1:
                 if st.field is not None and s == st.field.seat and not st.rules.owner_plays_on:
                     return None  # everyone else has passed: the owner leads on an empty field
                 return s, passed
         return None
     if st.field is None:
-        return st.next_active(passer), st.passed
+        return next_active(st, passer), st.passed
     owner = st.field.seat
     if passer == owner:
         return None
     for _ in range(n):
-        s = (s + st.direction) % n
+        s = nxt[s]
         if s == owner:
             return None
         if players[s].place is None:
@@ -267,9 +274,11 @@ def end_if_over(st: State, log):
 
 def finish_empty_hands(st: State, first: int, log):
     """Every active player left without cards finishes, in turn order from ``first``."""
-    n = len(st.players)
-    for i in range(n):
-        seat = (first + i * st.direction) % n
+    nxt = after(st, st.direction)
+    seat = first
+    for i in range(len(st.players)):
+        if i:
+            seat = nxt[seat]
         p = st.players[seat]
         if not p.hand and not p.unknown and p.place is None and st.phase != "deal_over":
             st = finish(st, seat, None, log)

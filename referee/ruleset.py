@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from .contract import HOOKS
 from .errors import InputError
 from .flow_events import FieldCut, Finished, Given, GiveProposed, Passed, PlacesFinal
 from .presets import PRESETS, SEATS, TITLES
@@ -16,16 +17,25 @@ MAX_PLAYERS = 8  # seats a game may have (2 to 8)
 # Ruleset values that rules' ``settings`` hooks may set: how sequences compare, their fewest cards, the jokers and
 # whether a joker standing in fires its rank's effects, whether the field's owner gets the turn back (passers sit
 # out), what skipping round the table does, the shapes a field may take besides those a play may (a field a rule
-# made: an attach revolution's 4-card stairs) and the fewest cards of a sequence there (None: min_stairs).
+# made: an attach revolution's 4-card stairs) and the fewest cards of a sequence there (None: min_stairs); the order
+# of suits in which the referee takes equally strong cards when it breaks a tie (breaks_ties); whether every deal's
+# first play is a first play (State.first_play: required_cards asked), not only the match's; how a later deal is
+# seated (a function of the previous deal's places returning the seats in turn order, referee/seating.py; None: the
+# seats' own order).
 SETTINGS: dict[str, Any] = {"compare": "shift", "min_stairs": 3, "jokers": 0, "standin_effects": True,
                             "owner_plays_on": True, "skip_round": "combo", "skip_wraps": False,
-                            "field_extra_shapes": frozenset(), "field_min_stairs": None}
+                            "field_extra_shapes": frozenset(), "field_min_stairs": None, "tie_suits": "SHDC",
+                            "first_play_every_deal": False, "seating": None}
 # What a rule's ``settings`` may say of the rule itself (true or false; false if it says nothing): the Ruleset keeps
 # the ids of the rules that say it. breaks_ties: the referee chooses among equally strong cards of the rule's
-# strongest-cards gives; declinable: a play may decline the rule's effect (decline: [its id]). Besides, a rule's
+# strongest-cards gives; declinable: a play may decline the rule's effect (decline: [its id]); always_asks: the
+# referee never makes the rule's gives and discards for the seat, even when it has no choice. Besides, a rule's
 # settings may give a label, first_play_on_trust: what a table-mode play of the match's first play (while
 # required_cards is asked) by a seat whose hand is partly unknown is taken on trust for.
-RULE_FACTS = ("breaks_ties", "declinable")
+RULE_FACTS = ("breaks_ties", "declinable", "always_asks")
+# The hooks a rule's settings may say its params leave idle (``idle_hooks``: they would answer nothing whatever they
+# were asked, so they are not called): a hook every play is judged by costs a call per judged reading otherwise.
+IDLE_HOOKS = frozenset(HOOKS) - {"settings", "read", "slots"}
 
 
 class Ruleset:
@@ -33,11 +43,12 @@ class Ruleset:
                  "field_shapes", "titles", "standin_effects", "owner_plays_on", "skip_round", "skip_wraps",
                  "legality_hooks", "special_hooks", "play_hooks", "finish_hooks", "place_hooks",
                  "special_cand_hooks", "joined_cand_hooks", "required_hooks", "decline_ranks", "declinable",
-                 "first_play_trust", "on_finish_hooks", "finishers", "deal_hooks", "give_hooks", "received_hooks",
-                 "tie_breakers", "pass_hooks", "cut_hooks",
+                 "first_play_trust", "first_play_every_deal", "on_finish_hooks", "finishers", "deal_hooks",
+                 "give_hooks", "received_hooks",
+                 "tie_breakers", "tie_suits", "asking", "pass_hooks", "cut_hooks",
                  "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key", "_hash", "memo", "moves_memo",
                  "effects_memo", "tables", "view_slots", "rule_slots", "view_defaults", "rule_defaults", "order_slots",
-                 "direction_slots")
+                 "direction_slots", "seating", "rings")
 
     def __init__(self, preset: str, given: Mapping[str, Mapping]):
         """``given``: the parameters of each rule switched on, by id. Each rule's reach its hooks read-only (one
@@ -47,9 +58,12 @@ class Ruleset:
         self._params = params
         on = [m for m in MODULES if m.ID in params]
 
+        idle: dict[str, tuple] = {}  # the hooks each rule's settings say its params leave idle (idle_hooks)
+
         def hooks(name: str) -> tuple:
-            """(module, params) of every rule switched on that defines hook ``name``, in registry order."""
-            return tuple((m, params[m.ID]) for m in on if hasattr(m, name))
+            """(module, params) of every rule switched on that defines hook ``name`` and does not leave it idle, in
+            registry order."""
+            return tuple((m, params[m.ID]) for m in on if hasattr(m, name) and name not in idle.get(m.ID, ()))
 
         def reacting(event: type) -> tuple[tuple[Any, Any], ...]:
             """(react, params) of every rule switched on whose react hook is told ``event`` (REACTS_TO)."""
@@ -62,12 +76,18 @@ class Ruleset:
         settings = dict(SETTINGS)
         said: dict[str, dict] = {}  # each rule's own settings, by id
         for m, p in hooks("settings"):
-            said[m.ID] = m.settings(p)
-            settings.update(said[m.ID])
+            said[m.ID] = own = m.settings(p)
+            settings.update(own)
+            idle[m.ID] = own.get("idle_hooks", ())
+            if not set(idle[m.ID]) <= IDLE_HOOKS:
+                raise ValueError(f"{m.ID}: idle_hooks names {sorted(set(idle[m.ID]) - IDLE_HOOKS)}, which are no "
+                                 f"hooks that may be idle ({', '.join(sorted(IDLE_HOOKS))})")
         facts = {fact: frozenset(rule_id for rule_id, own in said.items() if own.get(fact)) for fact in RULE_FACTS}
         self.compare, self.min_stairs, self.jokers = settings["compare"], settings["min_stairs"], settings["jokers"]
         self.standin_effects, self.owner_plays_on = settings["standin_effects"], settings["owner_plays_on"]
         self.skip_round, self.skip_wraps = settings["skip_round"], settings["skip_wraps"]
+        self.seating = settings["seating"]
+        self.rings: dict = {}  # seating.seats_after's tables, by previous places
         self.declarations = flag("DECLARATIONS_REQUIRED")
         self.shapes = frozenset(s for s in SHAPES if s in params)
         # in a fixed order: the candidate sets' order (hence legal_moves') must not depend on str hashing
@@ -101,6 +121,7 @@ class Ruleset:
                                    if m.ID in facts["declinable"] and hasattr(m, "DECLINE_RANK"))
         self.declinable = frozenset(rule_id for rule_id, _ in self.decline_ranks)  # what a play may decline
         self.first_play_trust = tuple(own["first_play_on_trust"] for own in said.values() if "first_play_on_trust" in own)
+        self.first_play_every_deal = settings["first_play_every_deal"]
         self.lead_may_pass = flag("LEAD_MAY_PASS")
         self.deal_hooks = tuple((m.new_deal, p) for m, p in hooks("new_deal"))  # each part of a new deal in turn
         self.give_hooks = reacting(GiveProposed)  # asked of every give/discard
@@ -108,7 +129,8 @@ class Ruleset:
         self.pass_hooks = reacting(Passed)  # told of every pass
         self.cut_hooks = reacting(FieldCut)
         self.passes_sit_out = flag("PASSES_SIT_OUT")
-        self.tie_breakers = facts["breaks_ties"]
+        self.tie_breakers, self.tie_suits = facts["breaks_ties"], settings["tie_suits"]
+        self.asking = facts["always_asks"]  # rules whose gives wait for the seat even when it has no choice
         # the rules' declared state (every registered rule's, switched on or not: a slot keeps its place)
         self.view_slots, self.rule_slots = VIEW_SLOTS, RULE_SLOTS
         self.view_defaults, self.rule_defaults = defaults(VIEW_SLOTS), defaults(RULE_SLOTS)

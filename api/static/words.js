@@ -41,7 +41,7 @@ const RULE_GLOSS_EN = {
   pass_abort: "too many passes end the deal", flush_on_finish: "a finishing play flushes",
   declarations_required: "declare your plays", forbidden_finish: "forbidden finish", capital_fall: "capital fall",
   gekokujo: "the lowest overthrows", exchange: "card exchange", exchange_request: "card request", inflation: "inflation",
-  counter_revolution: "counter-revolution",
+  reseat: "reseating", counter_revolution: "counter-revolution",
 };
 // Names the catalogue does not list: a declaration alias (declaring it declares its rule)
 const ALIAS_NAMES_JA = { counter_revolution: "革命返し" };

@@ -6,8 +6,8 @@ from ..slots import DIRECTION, MADE, ORDER, number, turning
 from . import (attach_revolution, bloody_mary, capital_fall, color_lock, cut_back, declarations_required,
                double_stairs, eight_cut, emperor, exchange, exchange_request, first_card, five_skip, flush_on_finish,
                forbidden_finish, gekokujo, great_revolution, inflation, jack_back, jokers, lead_pass, nine_cut, nine_reverse,
-               nuclear_bomb, partial_suit_lock, pass_abort, pass_until_flush, rank_lock, resurrection, revolution,
-               sandstorm, seven_pass, six_cut, skip_emperor, skip_stairs, spade3, stairs, suit_lock, ten_discard)
+               nuclear_bomb, partial_suit_lock, pass_abort, pass_until_flush, rank_lock, reseat, resurrection,
+               revolution, sandstorm, seven_pass, six_cut, skip_emperor, skip_stairs, spade3, stairs, suit_lock, ten_discard)
 
 # Registry order is the order hooks are called in; effects are then sorted by effects.ORDER.
 MODULES = (jokers, first_card, stairs, skip_stairs, double_stairs, emperor, skip_emperor,
@@ -15,7 +15,7 @@ MODULES = (jokers, first_card, stairs, skip_stairs, double_stairs, emperor, skip
            revolution, great_revolution, nuclear_bomb, attach_revolution, jack_back, nine_reverse,
            bloody_mary, resurrection, seven_pass, ten_discard,
            spade3, sandstorm, eight_cut, six_cut, nine_cut, cut_back, five_skip,
-           pass_until_flush, lead_pass, pass_abort,
+           pass_until_flush, lead_pass, pass_abort, reseat,
            flush_on_finish, declarations_required, forbidden_finish, capital_fall, gekokujo,
            exchange, exchange_request, inflation)
 # before anything reads them: hooks and flags known, every slot made in a STATE, every effect compared by its fields

@@ -10,13 +10,16 @@ ID: Final = "exchange"
 NAME_JA = "カード交換"
 SUMMARY = ("From the second deal on, the last player gives its N strongest cards to the first, who gives back N "
            "cards of its choice; second-last and second do the same with M (4+ players). Middle players never "
-           "exchange. Among equally strong cards the giver chooses, unless auto_ties. keep_spade3: ♠3 is never part "
-           "of the strongest-cards give; give_back: false: the higher player gives back only cards it held before "
-           "the exchange.")
+           "exchange. Among equally strong cards the giver chooses, unless auto_ties (tie_order: which suit first). "
+           "keep_spade3: ♠3 is never part of the strongest-cards give; give_back: false: the higher player gives back "
+           "only cards it held before the exchange.")
 PARAMS = {"top": Param(2, "cards between first and last (N)", lo=0, hi=5),
           "second": Param(1, "cards between second and second-last (M)", lo=0, hi=4),
           "auto_ties": Param(False, "the referee breaks ties among equally strong cards itself (UECda: "
                              "jokers, then the highest rank, suits S, H, D, C)"),
+          "tie_order": Param("SHDC", "with auto_ties, which of equally strong cards the referee takes first: SHDC "
+                             "(UECda: ♠, ♥, ♦, ♣) or CDHS (the lowest card by ♣ < ♦ < ♥ < ♠ first, as some tables "
+                             "and qsona's exchange do)", choices=("SHDC", "CDHS")),
           "by_size": Param(False, "pairs by table size instead of top/second: ⌊players/2⌋ pairs, the i-th from the "
                            "ends exchanging ⌊players/2⌋−i+1 cards (3 players: 1; 4–5: 2/1; 6–7: 3/2/1; 8: 4/3/2/1)"),
           "keep_spade3": Param(False, "♠3 is never forced into the strongest-cards give: the lower player's strongest "
@@ -37,8 +40,9 @@ def pairs(places, counts):
 
 
 def settings(params) -> dict:
-    """auto_ties: the referee chooses among equally strong cards of this rule's strongest gives."""
-    return {"breaks_ties": params["auto_ties"]}
+    """auto_ties: the referee chooses among equally strong cards of this rule's strongest gives, taking them in
+    the suit order of tie_order."""
+    return {"breaks_ties": True, "tie_suits": params["tie_order"]} if params["auto_ties"] else {}
 
 
 def new_deal(st, part, params):

@@ -1,4 +1,5 @@
-"""Jバック / 11バック (jack back): a play containing a J reverses the order until the field flushes."""
+"""Jバック / 11バック (jack back): a play containing a J reverses the order until the field flushes; with ``parity``
+only a play holding an odd number of Js does (wecraw's 11-back: two Js turn it and turn it back)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, Final
@@ -13,10 +14,14 @@ if TYPE_CHECKING:
 
 ID: Final = "jack_back"
 NAME_JA = "Jバック"
-SUMMARY = "A play containing a J reverses the order of strength until the field flushes (a second one restores it)."
+SUMMARY = ("A play containing a J reverses the order of strength until the field flushes (a second one restores it); "
+           "with parity, only a play holding an odd number of Js does.")
 PARAMS = {"optional": Param(False, "the player may decline it with decline: ['jack_back'] (nanko)"),
           "again": Param("restores", "a J played while a jack back holds: restores the order (each J toggles it) "
-                         "or keeps it reversed", choices=("restores", "keeps"))}
+                         "or keeps it reversed", choices=("restores", "keeps")),
+          "parity": Param(False, "by the parity of the Js in one play: an odd number turns the order, an even number "
+                          "does nothing (each J a turn of its own; a joker standing in for a J counts as one unless "
+                          "jokers.standin_effects is false)")}
 DECLARABLE = True
 JACK: Final = 8
 DECLINE_RANK: Final = JACK  # optional: legal_moves lists a play holding a J (a joker standing in too) also declined
@@ -35,6 +40,8 @@ class JackBack(Effect):
 def after_play(view: PlayView, params):
     if not view.has_rank(JACK) or ID in view.declined:
         return []
+    if params["parity"] and not view.rank_count(JACK) % 2:
+        return []  # the Js turn the order and turn it back
     if view.slot(JACK_BACK) and params["again"] == "keeps":
         return []
     return [JackBack(ID)]

@@ -245,7 +245,7 @@ def test_a_variant_is_set_from_the_rules_list(page, live):
     assert rules["five_skip"] == {"rank": "K", "round": "combo", "wrap": True}
     assert rules["nine_cut"] == {"count": 2}
     assert rules["eight_cut"] == {"normal_only": False}
-    assert rules["jack_back"] == {"again": "restores", "optional": True}  # untouched: the preset's own
+    assert rules["jack_back"] == {"again": "restores", "optional": True, "parity": False}  # untouched: the preset's own
 
 
 def test_judge_a_dispute(page, live):
