@@ -23,8 +23,8 @@ from importlib.abc import MetaPathFinder
 from pathlib import Path
 
 ENGINE = ("annotate", "candidates", "cards", "core", "decisions", "effects", "engine", "flow", "flow_events", "legal",
-          "memo", "moves", "play", "resolution", "ruleset", "seating", "shapes", "slots", "state", "state_fields", "verdict",
-          "view")
+          "memo", "moves", "play", "resolution", "ruleset", "seating", "shapes", "slots", "state", "state_fields", "terms",
+          "verdict", "view")
 HERE = Path(__file__).parent
 # the engine's hot modules and every rule module (rules.base's context and rejection included)
 COMPILED = ENGINE + tuple(f"rules.{p.stem}" for p in sorted((HERE / "rules").glob("*.py")) if p.stem != "__init__")

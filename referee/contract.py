@@ -13,7 +13,10 @@ What a rule module must and may define (docs/adding-a-rule.md; docs/engine-api.m
   ``special_play`` and ``candidates``; ``ALIAS`` and ``ALIAS_WHILE``; ``ON_FINISH_ORDER`` needs ``Finished`` in
   ``REACTS_TO``);
 - slots (referee/slots.py): every slot made registers itself (``slots.MADE``), and each must be in exactly one
-  rule module's ``STATE``; a slot left out would keep no index and reach another rule's value;
+  rule module's ``STATE``; a slot left out would keep no index and reach another rule's value. A rule whose passes
+  sit out (``PASSES_SIT_OUT``) keeps the seats that passed in a slot of its own (``keeps=PASSERS``), and only it;
+- terms (referee/terms.py): ``TERMS`` lists ``Terms`` classes, one per action, each comparing by all its fields
+  like an effect (a dataclass);
 - effects (referee/effects.py): every ``Effect`` class compares by all its fields, that is, it is a dataclass
   whose fields are every annotated field and every argument of its ``__init__``, with equality and a hash made
   from them (``@dataclass(init=False, unsafe_hash=True)`` beside a hand-written ``__init__``); its constants are
@@ -32,9 +35,10 @@ from types import ModuleType
 from typing import Any, Iterable
 
 from .effects import Effect
-from .flow_events import FieldCut, Finished, Given, GiveProposed, Passed, PlacesFinal
+from .flow_events import Dealt, FieldCut, Finished, Given, GiveProposed, Passed, PlacesFinal
 from .rules.base import Param
-from .slots import Slot
+from .slots import PASSERS, Slot
+from .terms import Terms
 from .view import TABLE_FIELDS
 
 
@@ -53,9 +57,10 @@ FLAGS: dict[str, type | tuple] = {
     "STATE": tuple, "DECLARABLE": bool, "SHAPE": bool, "PRIORITY": int, "LABEL": str, "RUN_STEP": int,
     "JOINS_FIELD": bool, "FLUSHES_ON_FINISH": bool, "LEAD_MAY_PASS": bool, "PASSES_SIT_OUT": bool,
     "DECLARATIONS_REQUIRED": bool, "OPENS_CUT_BACK": bool, "RANK_CUT": bool, "FINISH_EXEMPT": bool,
-    "REACTS_TO": tuple, "ON_FINISH_ORDER": int, "DECLINE_RANK": int, "ALIAS": str, "ALIAS_WHILE": str}
+    "REACTS_TO": tuple, "ON_FINISH_ORDER": int, "DECLINE_RANK": int, "ALIAS": str, "ALIAS_WHILE": str,
+    "TERMS": tuple}
 TRUE_OR_FALSE = frozenset(name for name, kind in FLAGS.items() if kind is bool)
-EVENTS = (Passed, FieldCut, Finished, PlacesFinal, GiveProposed, Given)  # what REACTS_TO may list
+EVENTS = (Dealt, Passed, FieldCut, Finished, PlacesFinal, GiveProposed, Given)  # what REACTS_TO may list
 # names a rule once set and the engine no longer reads, with what replaced them
 RETIRED = {"SUITS_MATTER": "whether suits matter is derived, not declared: legal_moves never merges joker readings "
                            "that differ in a suit"}
@@ -189,6 +194,35 @@ def _pairing_problems(names: dict) -> list[str]:
                    f"not {names['ALIAS_WHILE']!r}")
     if has("DECLINE_RANK") and not (isinstance(names["DECLINE_RANK"], int) and 0 <= names["DECLINE_RANK"] <= 12):
         out.append("DECLINE_RANK must be a rank, 0 (3) to 12 (2)")
+    state = names.get("STATE", ())
+    keeps_passers = isinstance(state, tuple) and any(isinstance(s, Slot) and s.keeps == PASSERS for s in state)
+    if bool(names.get("PASSES_SIT_OUT")) != keeps_passers:
+        out.append("sets PASSES_SIT_OUT without a slot keeping the seats that passed (keeps=PASSERS) in its STATE"
+                   if not keeps_passers else "keeps the seats that passed (keeps=PASSERS) without PASSES_SIT_OUT")
+    return out + _terms_problems(names)
+
+
+def _terms_problems(names: dict) -> list[str]:
+    """TERMS: Terms classes (referee/terms.py), one per action, each comparing by all its fields; and every Terms
+    class the module defines among them (the state JSON reads a decision's terms back by its rule's TERMS)."""
+    terms = names.get("TERMS", ())
+    if not isinstance(terms, tuple):
+        return []
+    out = [f"defines the terms {name} but its TERMS leaves them out: add them to TERMS (the state JSON could not "
+           "read them back)" for name, value in names.items()
+           if isinstance(value, type) and issubclass(value, Terms) and value.__module__ == names.get("__name__")
+           and value not in terms]
+    actions: list[str] = []
+    for cls in terms:
+        if not (isinstance(cls, type) and issubclass(cls, Terms)) or cls is Terms:
+            out.append(f"TERMS must list classes of referee/terms.py's Terms, not {cls!r}")
+            continue
+        if not cls.ACTION:
+            out.append(f"terms {cls.__name__} name no ACTION (the action of the decisions that carry them)")
+        elif cls.ACTION in actions:
+            out.append(f"TERMS lists two classes for the action {cls.ACTION!r}: one per action")
+        actions.append(cls.ACTION)
+        out += compare_problems(cls, Terms, f"terms {cls.__name__}")
     return out
 
 
@@ -241,11 +275,20 @@ def effect_classes(modules: Iterable[ModuleType]) -> list[type]:
 def effect_problems(cls: type) -> list[str]:
     """How the Effect class ``cls`` fails to compare by all its fields (or to be an effect)."""
     where = f"effect {cls.__name__} ({cls.__module__})"
+    out = compare_problems(cls, Effect, where)
+    if dataclasses.is_dataclass(cls) and (not isinstance(getattr(cls, "ORDER", None), int)
+                                          or not isinstance(getattr(cls, "KIND", None), str)):
+        out.append(f"{where}: ORDER must be a whole number and KIND a string (ClassVar)")
+    return out
+
+
+def compare_problems(cls: type, base: type, where: str) -> list[str]:
+    """How ``cls`` (an Effect or Terms class, ``base``) fails to compare by all its fields."""
     if not dataclasses.is_dataclass(cls):
         return [f"{where} must be a dataclass: @dataclass(init=False, unsafe_hash=True)"]
     fields = _fields(cls)
     out = []
-    annotated = {name for c in cls.__mro__ if issubclass(c, Effect)
+    annotated = {name for c in cls.__mro__ if issubclass(c, base)
                  for name, kind in vars(c).get("__annotations__", {}).items()
                  if "ClassVar" not in str(kind) and not name.isupper()}
     unseen = sorted(annotated - set(fields))
@@ -261,8 +304,6 @@ def effect_problems(cls: type) -> list[str]:
         out.append(f"{where} compares by {compares.__name__}'s __eq__, not by all its fields")
     if cls.__hash__ is None:
         out.append(f"{where} has no hash: @dataclass(init=False, unsafe_hash=True)")
-    if not isinstance(getattr(cls, "ORDER", None), int) or not isinstance(getattr(cls, "KIND", None), str):
-        out.append(f"{where}: ORDER must be a whole number and KIND a string (ClassVar)")
     return out
 
 

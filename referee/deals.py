@@ -7,11 +7,11 @@ import secrets
 from .cards import cards_of, codes, count, deck, parse_many
 from .errors import InputError
 from .flow import finish_empty_hands, lead
-from .flow_events import DealQueue, ExchangeCounts, Leader
+from .flow_events import DealQueue, Dealt, ExchangeCounts, Leader
 from .presets import check_seats
 from .ruleset import build_ruleset
 from .seating import deal_order
-from .slots import DEAL, TRICK, reset
+from .slots import reset
 from .state import Player, State, replace
 
 
@@ -125,6 +125,13 @@ def exchange_counts(st, places) -> tuple:
     return _asked(st, ExchangeCounts(places, (0, 0))).counts
 
 
+def dealt(st, counts):
+    """The new deal ``st`` as the rules told of it set it up (``react`` to Dealt: exchange keeps ``counts``)."""
+    for react, params in st.rules.dealt_hooks:
+        st = react(st, Dealt(counts), params)
+    return st
+
+
 def exchange_queue(st) -> tuple:
     """The pending gives (and requests) of the exchange at the start of a deal: the ``new_deal`` hooks'
     DealQueue."""
@@ -156,8 +163,6 @@ def next_deal(st, hands=None, proceed=None):
     places = tuple(p.place for p in st.players)
     n = len(places)
     counts = exchange_counts(st, places)
-    top = places.index(1)
-    days = st.days + 1 if st.previous_places and st.previous_places.index(1) == top else 1
     dealer = places.index(n)
     order = deal_order(rs, places, n, dealer)  # from the seat after the dealer, as the new deal is seated
     if st.table:
@@ -169,9 +174,10 @@ def next_deal(st, hands=None, proceed=None):
         masks, out = _hands(rs, n, order, None if st.seed is None else f"{st.seed}:{st.deal + 1}", hands)
         players = tuple(Player(p.seat, p.name, m) for p, m in zip(st.players, masks))
     new = State(rules=rs, players=players, seq=st.seq + 1, deal=st.deal + 1, phase="exchange", out_of_play=out,
-                first_play=rs.first_play_every_deal, dealer=dealer, seed=st.seed, previous_places=places, exchange_counts=counts,
-                days=days, table=st.table, view_slots=reset(st.view_slots, rs.view_slots, rs.view_defaults, (TRICK, DEAL)),
-                rule_slots=reset(st.rule_slots, rs.rule_slots, rs.rule_defaults, (TRICK, DEAL)))
+                first_play=rs.first_play_every_deal, dealer=dealer, seed=st.seed, previous_places=places,
+                table=st.table, view_slots=reset(st.view_slots, rs.view_defaults, rs.deal_view),
+                rule_slots=reset(st.rule_slots, rs.rule_defaults, rs.deal_rule))
+    new = dealt(new, counts)
     new = replace(new, pending=exchange_queue(new))
     log = []
     new = proceed(new, log)

@@ -1,14 +1,16 @@
 """Pending decisions (7-pass gives, 10-discards, resurrection takes, Bloody Mary, exchange, cut-back windows).
 
 ``normalize`` resolves what needs no choice (a count clamped to the cards left, the strongest cards when they
-are unambiguous); ``judge``/``apply`` handle a seat's answer to the decision at the head of the queue.
+are unambiguous); ``judge``/``apply`` handle a seat's answer to the decision at the head of the queue. What a
+decision's rule adds to it is its ``terms`` (referee/terms.py), asked here for the cards a give may use, why an
+answer is refused and, for a decision the rule runs itself (exchange_request's request), the answer's outcome.
 """
 from __future__ import annotations
 
 from typing import Final
 
 
-from .cards import JOKER1, JOKERS_MASK, NORMAL_MASK, SUITS, cards_of, codes, count, rank_mask, rank_name, suit_of
+from .cards import JOKER1, JOKERS_MASK, NORMAL_MASK, SUITS, cards_of, codes, count, suit_of
 from .flow import forbidden_reason
 from .flow_events import Given, GiveProposed
 from .moves import Move
@@ -27,8 +29,8 @@ def describe(p) -> str:
         what += f" {'1 to ' if p.upto else ''}{p.count} card(s)"
         if p.strongest:
             what += " (its strongest)"
-        if p.rank is not None:
-            what += f" of rank {rank_name(p.rank)}"
+        if p.terms is not None:
+            what += p.terms.describe()
         if p.to is not None:
             what += f" to seat {p.to}"
         if p.upto:
@@ -62,15 +64,9 @@ def is_strongest(chosen: int, hand: int, k: int, reversed_order: bool) -> bool:
     return chosen & must == must and count(chosen & tied) == need and chosen & ~(must | tied) == 0
 
 
-def _rank_filter(p) -> int:
-    if p.rank is None:
-        return ~0
-    return JOKERS_MASK if p.rank == 13 else rank_mask(p.rank)
-
-
 def _allowed(p, hand):
-    """The seen cards of ``hand`` a give/discard may use (its rank, none its rule withholds)."""
-    return hand & _rank_filter(p) & ~p.withheld
+    """The cards of ``hand`` a give/discard may use (its terms may restrict them: a rank, cards withheld)."""
+    return hand if p.terms is None else p.terms.usable(hand)
 
 
 def _move_cards(st: State, p: Pending, cards: int, log):
@@ -183,17 +179,17 @@ def judge(st: State, mv: Move):
         missing = st.unheld(mv.seat, mv.cards)
         if missing:
             return not_held(st, mv.seat, missing)
-        if mv.cards & ~_rank_filter(head):
-            assert head.rank is not None  # _rank_filter lets every card through otherwise
-            return Rejection("not_allowed", f"only cards of rank {rank_name(head.rank)} may be handed over for "
-                             "this request (exchange_request)", head.rule)
+        why = head.terms.refusal(head, mv) if head.terms is not None else None
+        if why is not None:
+            return why
         for react, params in st.rules.give_hooks:
             why = react(st, GiveProposed(head, mv.cards), params)
             if why is not None:
                 return why
-        if mv.cards & head.withheld:
-            return Rejection("withheld", f"{' '.join(codes(mv.cards & head.withheld))} may not be part of this "
-                             f"{head.action} ({head.rule})", head.rule)
+        barred = mv.cards & ~_allowed(head, mv.cards)
+        if barred:
+            return Rejection("withheld", f"{' '.join(codes(barred))} may not be part of this {head.action} "
+                             f"({head.rule})", head.rule)
         hand = _allowed(head, hand)
         if head.strongest and not st.players[mv.seat].unknown and \
                 not is_strongest(mv.cards, hand, head.count, head.reversed):
@@ -209,30 +205,18 @@ def judge(st: State, mv: Move):
             return Rejection("not_allowed", f"{' '.join(codes(mv.cards))} is not a non-joker card in the discard "
                              "pile (resurrection)", head.rule)
         return None
-    if head.action == "request":
-        if mv.rank is None:
-            return Rejection("not_allowed", "name a rank with rank: '3'…'2' or 'JK' (exchange_request)", head.rule)
-        if mv.rank in head.banned:
-            return Rejection("not_allowed", f"rank {rank_name(mv.rank)} was already answered 'not held' "
-                             "(exchange_request)", head.rule)
-        return None
+    if head.terms is not None:  # a decision its rule's terms judge (exchange_request's request)
+        return head.terms.refusal(head, mv)
     return Rejection("not_allowed", describe(head), head.rule)
 
 
 def apply(st: State, mv: Move, log):
     """Apply an accepted answer; returns the new state (pending possibly not yet normalized)."""
     head = st.pending[0]
-    if head.upto and mv.action == "pass":
-        assert head.rank is not None  # upto: an answer to a request, which names a rank
-        log.append({"kind": "request", "seat": head.to, "rank": rank_name(head.rank), "held": False,
-                    "rule": head.rule})
-        return _not_held(st, st.pending[1], head.rank, st.pending[2:])
-    if head.upto:
-        ask = st.pending[1]
-        rest = ask.count - count(mv.cards)
-        st = _move_cards(st, head, mv.cards, log)
-        queue = st.pending[1:]
-        return copied(st, {"pending": ((replace(ask, count=rest),) if rest else ()) + queue})
+    if head.terms is not None:
+        answered = head.terms.answer(st, head, mv, log)
+        if answered is not None:
+            return answered
     if head.action == "cut_back":
         if mv.action == "pass":
             log.append({"kind": "decline", "seat": mv.seat, "rule": head.rule})
@@ -244,39 +228,7 @@ def apply(st: State, mv: Move, log):
         st = copied(st, {"discard": st.discard & ~mv.cards, "pending": st.pending[1:]})
         log.append({"kind": "take", "seat": mv.seat, "cards": codes(mv.cards), "rule": head.rule})
         return st.with_player(mv.seat, hand=st.hand(mv.seat) | mv.cards)
-    return _request(st, head, mv, log)
-
-
-def _not_held(st: State, ask, rank, queue):
-    """A rank answered "not held" cannot be named again; once every rank has been, the request ends with the
-    cards received so far (only a table-mode answer, which the referee cannot check, gets there)."""
-    ask = replace(ask, banned=ask.banned + (rank,))
-    if len(set(ask.banned)) >= 14:
-        return copied(st, {"pending": queue})
-    return copied(st, {"pending": (ask,) + queue})
-
-
-def _request(st: State, head, mv, log):
-    asked = head.to
-    if st.players[asked].unknown:
-        # table mode: the asked seat answers with the cards, or passes for "not held"
-        upto = min(head.count, mv.count or head.count)
-        answer = head.__class__(asked, "give", upto, head.rule, to=mv.seat, rank=mv.rank, upto=True)
-        return copied(st, {"pending": (answer,) + st.pending})
-    held = st.hand(asked) & (JOKERS_MASK if mv.rank == 13 else rank_mask(mv.rank))
-    if not held:
-        log.append({"kind": "request", "seat": mv.seat, "rank": rank_name(mv.rank), "held": False,
-                    "rule": head.rule})
-        return _not_held(st, head, mv.rank, st.pending[1:])
-    take = min(count(held), head.count, mv.count or count(held))
-    log.append({"kind": "request", "seat": mv.seat, "rank": rank_name(mv.rank), "held": True, "count": take,
-                "rule": head.rule})
-    rest = head.count - take
-    queue = st.pending[1:]
-    if rest:
-        queue = (replace(head, count=rest),) + queue
-    give = head.__class__(asked, "give", take, head.rule, to=mv.seat, rank=mv.rank)
-    return copied(st, {"pending": (give,) + queue})
+    raise AssertionError(f"an accepted {mv.action} answers {describe(head)}, which nothing applies")
 
 
 def cut_back_finish(st: State, seat, cards, rule) -> str | None:

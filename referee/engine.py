@@ -9,6 +9,7 @@ from .decisions import normalize
 from .cards import codes
 from .effects import named
 from .errors import InputError
+from .flow_events import Passed
 from .moves import Move, move_json, parse_move
 from .play import Plan, joins_field, judge_play
 from .rules.base import Rejection
@@ -61,30 +62,30 @@ def close_window(st: State, log):
     return proceed(copied(st, {"pending": ()}), log)
 
 
-def _played(st: State, plan: Plan) -> tuple:
-    """What every play writes (players, field, beneath, trick_plays, first_play, idle): its cards leave the hand
-    for the field, whose cards go beneath."""
-    view = plan.view
-    field = st.field
-    beneath = st.beneath
-    if field is not None and not joins_field(view.special):
-        beneath |= field.reading.mask
-    return (st.players_without(plan.seat, view.reading.mask), Field(plan.field_reading, plan.seat), beneath,
-            st.trick_plays + 1, False, 0)
-
-
 def write_play(st: State, new: State, plan: Plan) -> bool:
     """Write the legal play ``plan`` of ``st`` onto ``new``, the copy of ``st`` this move makes: its cards, its
-    effects folded and, when it leaves nothing to decide, cut, skip or finish, the next turn (who may take it
-    changes only with the direction): True. Else ``turn`` is None and ``after`` says what is left (``proceed``):
-    False."""
-    played = _played(st, plan)
+    effects folded (a play ends the passes in a row, if a rule counts them) and, when it leaves nothing to decide,
+    cut, skip or finish, the next turn (who may take it changes only with the direction): True. Else ``turn`` is
+    None and ``after`` says what is left (``proceed``): False."""
+    view = plan.view
+    field = st.field
+    beneath = st.beneath  # the field's cards go beneath the play (unless it joins them: attach_revolution)
+    if field is not None and not joins_field(view.special):
+        beneath |= field.reading.mask
     went_out = ((plan.seat, flow.forbidden_reason(st.rules, plan.view, plan.effects)),) if plan.left_after == 0 else ()
     # the effects fold on the state the play was judged at: folds read only the order and who is still playing
     res = resolve(st, plan) if plan.effects or went_out else None
     turn = flow.next_in_turn(st, plan.seat, st.direction if res is None else res.direction)
-    new.players, new.field, new.beneath, new.trick_plays, new.first_play, new.idle = played
-    if res is not None and write(new, st, res, went_out, plan.view.reading.n) is not None:
+    # what every play writes: its cards leave the hand for the field
+    new.players, new.field = st.players_without(plan.seat, view.reading.mask), Field(plan.field_reading, plan.seat)
+    new.beneath, new.trick_plays, new.first_play = beneath, st.trick_plays + 1, False
+    after = write(new, st, res, went_out, plan.view.reading.n) if res is not None else None
+    run = st.rules.pass_run
+    if run >= 0:
+        values = new.rule_slots
+        if values[run]:  # slots.put, written out (every play asks)
+            new.rule_slots = values[:run] + (0,) + values[run + 1:]
+    if after is not None:
         new.turn = None
         return False
     new.turn = turn
@@ -103,16 +104,27 @@ def _play(st: State, plan: Plan, log):
 def _pass(st: State, seat: int, log):
     if log is not UNLOGGED:
         log.append({"kind": "pass", "seat": seat})
-    idle = st.idle + 1
-    ended = flow.ended_by_pass(st, idle, log)  # pass_abort
-    if ended is not None:
-        return ended
+    rules = st.rules
+    passers, count = rules.passers, rules.pass_run  # the slots the rules on keep the pass flow in (slots.keeps)
+    run = st.rule_slots[count] + 1 if count >= 0 else 0  # passes in a row, this one included
+    for react, params in rules.pass_hooks:  # a rule told of the pass may end the deal on it (pass_abort)
+        ended = react(st, Passed(run, log), params)
+        if ended is not None:
+            return ended
     quiet = flow.quiet_pass(st, seat)
-    if quiet is not None:  # most passes: the trick goes on
-        new = st.clone()
-        new.turn, new.passed, new.idle = quiet[0], quiet[1], idle
-        return new
-    return flow.trick_end(st, seat, idle, log)
+    if quiet is None:
+        return flow.trick_end(st, seat, run, log)
+    # most passes: the trick goes on, the passer sitting out if passes do
+    new = st.clone()
+    new.turn = quiet[0]
+    if passers >= 0 or count >= 0:
+        values = list(st.rule_slots)
+        if passers >= 0:
+            values[passers] = quiet[1]
+        if count >= 0:
+            values[count] = run
+        new.rule_slots = tuple(values)
+    return new
 
 
 def _rejection(rej: Rejection) -> Verdict:

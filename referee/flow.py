@@ -5,42 +5,44 @@ copy a move is making before anyone else sees it; ``log`` collects what happened
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
-from .flow_events import FIELD_CUT, PLACES_FINAL, Finished, Passed
+from .flow_events import FIELD_CUT, PLACES_FINAL, Finished
 from .seating import BACKWARD, FORWARD, after, next_active
-from .slots import TRICK, reset
+from .slots import TRICK, put, reset
 from .state import After, State, copied, new_tuple
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset
     from .view import PlayView
 
-TRICK_ONLY: Final = (TRICK,)
-
 
 def flush_on(new: State, st: State, log) -> None:
     """Flush ``st``'s field (流れる) on ``new``, the copy of ``st`` a move is making: the cards go to the discard
-    pile and the trick-long effects end."""
+    pile and the trick-long effects end (the rules' trick slots, those of the seats that passed among them)."""
     field = st.field
     assert field is not None
     log.append({"kind": "flush"})
     new.discard = st.discard | st.beneath | field.reading.mask
-    new.beneath, new.field, new.trick_plays, new.passed = 0, None, 0, 0
+    new.beneath, new.field, new.trick_plays = 0, None, 0
     rules = st.rules
-    new.view_slots = reset(st.view_slots, rules.view_slots, rules.view_defaults, TRICK_ONLY)
-    new.rule_slots = reset(st.rule_slots, rules.rule_slots, rules.rule_defaults, TRICK_ONLY)
+    new.view_slots = reset(st.view_slots, rules.view_defaults, rules.trick_view)
+    new.rule_slots = reset(st.rule_slots, rules.rule_defaults, rules.trick_rule)
     for s in rules.direction_slots:  # a trick-long turn of the direction ends with the trick
-        if s.lifetime == TRICK and st.slot(s):
+        if s.lifetime == TRICK and (st.view_slots if s.view else st.rule_slots)[s.index]:
             new.direction = -new.direction
 
 
 def lead_on(new: State, st: State, seat) -> None:
     """``seat`` leads on ``new`` (the copy of ``st`` a move is making), or the next active player if it has
-    finished."""
+    finished. A trick begins: nobody has passed in it (a flush has cleared the seats that passed already; a trick
+    of passes on an empty field has not)."""
     if not st.active(seat):
         seat = next_active(st, seat)
-    new.turn, new.passed = seat, 0
+    new.turn = seat
+    passers = st.rules.passers
+    if passers >= 0 and new.rule_slots[passers]:
+        new.rule_slots = put(new.rule_slots, passers, 0)
 
 
 def flush(st: State, log):
@@ -68,22 +70,22 @@ def lead_after_flush(st: State, seat, log):
     return new
 
 
-def in_turn(st: State, seat: int) -> bool:
-    """Can the turn stop at ``seat``? Active, and under pass_until_flush not passed since the flush."""
-    return st.players[seat].place is None and not st.passed >> seat & 1
-
-
 def next_in_turn(st: State, player, direction: int | None = None) -> int:
     """Who takes the turn after ``player``'s play that stays on the field, nobody skipped: the next seat that can
-    (``in_turn``), or ``player`` again when none can; ``direction`` is the one the play leaves (st's if None)."""
+    (active, and not sitting out: a seat that passed since the trick began, under pass_until_flush), or ``player``
+    again when none can; ``direction`` is the one the play leaves (st's if None)."""
+    players = st.players
+    n = len(players)
     d = st.direction if direction is None else direction
-    n = len(st.players)
     # every play asks: the seats' own order read here, a seating (seating.after) only when a rule sets one
     nxt = after(st, d) if st.rules.seating is not None else FORWARD[n] if d > 0 else BACKWARD[n]
+    # the seats sitting out, in the slot of the rule on that keeps them (slots.PASSERS; Ruleset.passers: its index)
+    passers = st.rules.passers
+    out = st.rule_slots[passers] if passers >= 0 else 0
     s = player
     for _ in range(n - 1):
         s = nxt[s]
-        if in_turn(st, s):
+        if players[s].place is None and not out >> s & 1:
             return s
     return player
 
@@ -101,15 +103,18 @@ def advance_after_play(st: State, player, skip, log):
     """
     if not skip and st.active(player):
         return copied(st, {"turn": next_in_turn(st, player)})
-    n = len(st.players)
+    players = st.players
+    n = len(players)
     nxt = after(st, st.direction)
+    passers = st.rules.passers
+    out = st.rule_slots[passers] if passers >= 0 else 0  # the seats sitting out (next_in_turn)
     s = player
     skipped: list[int] = []
     for _ in range(n):
         s = nxt[s]
         if s == player:
             break
-        if not in_turn(st, s):
+        if players[s].place is not None or out >> s & 1:
             continue
         if skip > 0:
             skip -= 1
@@ -159,42 +164,36 @@ def _skip_leads(st: State, player: int, skip: int, log) -> State:
     raise AssertionError("no active seat to lead")
 
 
-def ended_by_pass(st: State, idle: int, log):
-    """The state when a rule told of the pass ends the deal on it (``idle`` counts it, pass_abort), else None."""
-    for react, params in st.rules.pass_hooks:
-        ended = react(st, Passed(idle, log), params)
-        if ended is not None:
-            return ended
-    return None
-
-
-def trick_end(st: State, passer: int, idle: int, log) -> State:
-    """The state after a pass that the pass hooks let stand (``idle`` counts it) and that ends the trick
-    (``quiet_pass`` None): its owner leads (under pass_until_flush, when nobody played since the lead, the seat
-    after the last passer leads again)."""
+def trick_end(st: State, passer: int, run: int, log) -> State:
+    """The state after a pass that the pass hooks let stand (``run``: the passes in a row it makes) and that ends
+    the trick (``quiet_pass`` None): its owner leads (under pass_until_flush, when nobody played since the lead, the
+    seat after the last passer leads again)."""
     new = st.clone()
-    new.idle = idle
     field = st.field
     if field is None:
         lead_on(new, st, next_active(st, passer))
     else:
         flush_on(new, st, log)
         lead_on(new, st, field.seat)
+    count = st.rules.pass_run
+    if count >= 0:
+        new.rule_slots = put(new.rule_slots, count, run)
     return new
 
 
 def quiet_pass(st: State, passer: int) -> tuple[int | None, int] | None:
-    """(turn, passed) after a pass after which the trick goes on (the turn moves to the next seat that may play,
-    the passer sitting out under pass_until_flush), or None when the pass ends the trick (every seat has passed,
-    or the turn is back at the field's owner, or would be and the owner does not play on). The pass hooks were
-    asked first."""
+    """(turn, seats sitting out) after a pass after which the trick goes on (the turn moves to the next seat that
+    may play, the passer sitting out under pass_until_flush), or None when the pass ends the trick (every seat has
+    passed, or the turn is back at the field's owner, or would be and the owner does not play on). The pass hooks
+    were asked first."""
     players = st.players
     n = len(players)
     d = st.direction
     nxt = after(st, d) if st.rules.seating is not None else FORWARD[n] if d > 0 else BACKWARD[n]  # as next_in_turn
     s = passer
-    if st.rules.passes_sit_out:
-        passed = st.passed | 1 << passer
+    passers = st.rules.passers
+    if passers >= 0:  # passes sit out (PASSES_SIT_OUT: its rule keeps the seats that passed)
+        passed = st.rule_slots[passers] | 1 << passer  # the seats sitting out, and now the passer
         for _ in range(n - 1):
             s = nxt[s]
             if players[s].place is None and not passed >> s & 1:
@@ -203,7 +202,7 @@ def quiet_pass(st: State, passer: int) -> tuple[int | None, int] | None:
                 return s, passed
         return None
     if st.field is None:
-        return next_active(st, passer), st.passed
+        return next_active(st, passer), 0
     owner = st.field.seat
     if passer == owner:
         return None
@@ -212,7 +211,7 @@ def quiet_pass(st: State, passer: int) -> tuple[int | None, int] | None:
         if s == owner:
             return None
         if players[s].place is None:
-            return s, st.passed
+            return s, 0
     raise AssertionError("no active seat to move to")
 
 

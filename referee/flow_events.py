@@ -26,7 +26,8 @@ class ExchangeCounts:
 
 class DealQueue:
     """The decisions queued before the new deal's play: ``pending`` as the rules before made it (() for the first).
-    Asked with the new deal's state, once the counts are known; answered with a DealQueue."""
+    Asked with the new deal's state, once the rules told it was dealt (Dealt) have set it up; answered with a
+    DealQueue."""
     __slots__ = ("pending",)
     pending: tuple
 
@@ -43,6 +44,17 @@ class Leader:
 
     def __init__(self, first_deal: bool, seat: int | None = None) -> None:
         self.first_deal, self.seat = first_deal, seat
+
+
+class Dealt:
+    """A new deal has been dealt, before its exchange: ``counts`` are the exchange counts the ``new_deal`` hooks
+    worked out for it (ExchangeCounts). Told with the new deal's state; answered with the state as the rule sets it
+    up (exchange keeps the counts in its slot), each rule's in turn. The DealQueue part is asked after."""
+    __slots__ = ("counts",)
+    counts: tuple
+
+    def __init__(self, counts: tuple) -> None:
+        self.counts = counts
 
 
 class Passed:
@@ -99,8 +111,8 @@ class GiveProposed(Handing):
 
 
 class Given(Handing):
-    """A give has moved its cards (the head of the queue popped). Answered with the state after (e.g. a later
-    decision's ``withheld``), each rule's in turn."""
+    """A give has moved its cards (the head of the queue popped). Answered with the state after (e.g. the cards a
+    later decision's terms withhold, what a request still asks for), each rule's in turn."""
     __slots__ = ()
 
 

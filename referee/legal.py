@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Final, cast
 from .annotate import annotate, note_listed, nothing, play_annotation
 from .candidates import Beat, candidates, possible_cards, rule_sets
 
-from .cards import JOKERS_MASK, NORMAL_MASK, RANKS, cards_of, codes, count
+from .cards import JOKERS_MASK, NORMAL_MASK, cards_of, codes, count
 from .decisions import _allowed, strongest_split, window
 from .engine import close_window
 from .moves import NONE, Move, move_json
@@ -259,20 +259,14 @@ def _decision_moves(st: State, seat):
         return out
     if seat != head.seat:
         return []
+    listed = head.terms.moves(head) if head.terms is not None else None
+    if listed is not None:  # a decision its rule's terms list (exchange_request's request)
+        return listed
     if head.action in ("give", "discard"):
         out = [{"seat": seat, "action": "pass"}] if head.upto else []
         return out + [_choose_entry(st, head)]
     if head.action == "take":
         return [{"seat": seat, "action": "take", "cards": codes(1 << c)} for c in cards_of(st.discard & NORMAL_MASK)]
-    if head.action == "request":
-        out = []
-        for r in range(14):
-            if r in head.banned:
-                continue
-            name = "JK" if r == 13 else RANKS[r]
-            out.append({"seat": seat, "action": "request", "rank": name})
-            out.extend({"seat": seat, "action": "request", "rank": name, "count": k} for k in range(1, head.count))
-        return out
     return []
 
 

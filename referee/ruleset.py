@@ -7,11 +7,11 @@ from typing import Any
 
 from .contract import HOOKS
 from .errors import InputError
-from .flow_events import FieldCut, Finished, Given, GiveProposed, Passed, PlacesFinal
+from .flow_events import Dealt, FieldCut, Finished, Given, GiveProposed, Passed, PlacesFinal
 from .presets import PRESETS, SEATS, TITLES
 from .rules import DECLARABLE, DIRECTION_SLOTS, MODULES, ORDER_SLOTS, RULE_SLOTS, RULES, SEQUENCES, SHAPES, VIEW_SLOTS
 from .rules.base import flagged
-from .slots import defaults
+from .slots import DEAL, PASS_RUN, PASSERS, TRICK, defaults, kept, lasting
 
 MAX_PLAYERS = 8  # seats a game may have (2 to 8)
 # Ruleset values that rules' ``settings`` hooks may set: how sequences compare, their fewest cards, the jokers and
@@ -44,11 +44,11 @@ class Ruleset:
                  "legality_hooks", "special_hooks", "play_hooks", "finish_hooks", "place_hooks",
                  "special_cand_hooks", "joined_cand_hooks", "required_hooks", "decline_ranks", "declinable",
                  "first_play_trust", "first_play_every_deal", "on_finish_hooks", "finishers", "deal_hooks",
-                 "give_hooks", "received_hooks",
-                 "tie_breakers", "tie_suits", "asking", "pass_hooks", "cut_hooks",
+                 "dealt_hooks", "give_hooks", "received_hooks",
+                 "tie_breakers", "tie_suits", "asking", "pass_hooks", "cut_hooks", "passers", "pass_run",
                  "flushes_on_finish", "lead_may_pass", "passes_sit_out", "_key", "_hash", "memo", "moves_memo",
                  "effects_memo", "tables", "view_slots", "rule_slots", "view_defaults", "rule_defaults", "order_slots",
-                 "direction_slots", "seating", "rings")
+                 "direction_slots", "trick_view", "trick_rule", "deal_view", "deal_rule", "seating", "rings")
 
     def __init__(self, preset: str, given: Mapping[str, Mapping]):
         """``given``: the parameters of each rule switched on, by id. Each rule's reach its hooks read-only (one
@@ -124,17 +124,25 @@ class Ruleset:
         self.first_play_every_deal = settings["first_play_every_deal"]
         self.lead_may_pass = flag("LEAD_MAY_PASS")
         self.deal_hooks = tuple((m.new_deal, p) for m, p in hooks("new_deal"))  # each part of a new deal in turn
+        self.dealt_hooks = reacting(Dealt)  # told of every new deal, its exchange counts worked out
         self.give_hooks = reacting(GiveProposed)  # asked of every give/discard
         self.received_hooks = reacting(Given)  # told of every give made
         self.pass_hooks = reacting(Passed)  # told of every pass
         self.cut_hooks = reacting(FieldCut)
         self.passes_sit_out = flag("PASSES_SIT_OUT")
+        # the rule_slots index of the slot a rule switched on keeps the seats that passed in (the turn skips them),
+        # and of the one it keeps the passes in a row in (slots.keeps); -1: no rule on keeps it, nobody counts it
+        own = tuple(s for m in on for s in getattr(m, "STATE", ()))
+        self.passers, self.pass_run = kept(own, PASSERS), kept(own, PASS_RUN)
         self.tie_breakers, self.tie_suits = facts["breaks_ties"], settings["tie_suits"]
         self.asking = facts["always_asks"]  # rules whose gives wait for the seat even when it has no choice
         # the rules' declared state (every registered rule's, switched on or not: a slot keeps its place)
         self.view_slots, self.rule_slots = VIEW_SLOTS, RULE_SLOTS
         self.view_defaults, self.rule_defaults = defaults(VIEW_SLOTS), defaults(RULE_SLOTS)
         self.order_slots, self.direction_slots = ORDER_SLOTS, DIRECTION_SLOTS  # what they turn (slots.turns)
+        # the indices of the view and rule slots a flush resets, and those a new deal resets
+        self.trick_view, self.trick_rule = lasting(VIEW_SLOTS, (TRICK,)), lasting(RULE_SLOTS, (TRICK,))
+        self.deal_view, self.deal_rule = lasting(VIEW_SLOTS, (TRICK, DEAL)), lasting(RULE_SLOTS, (TRICK, DEAL))
         # the memos, keyed by value (view.Table, view.PlayView, card sets), bounded (memo.remember)
         self.memo: dict = {}              # play judgements under these rules (play.judge_on)
         self.moves_memo: dict = {}        # the legal plays a card set yields, and annotations (legal, annotate)

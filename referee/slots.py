@@ -24,6 +24,11 @@ module. ``words`` maps each language to a template, or to a template per value f
 (``{"red": …, "black": …}``, the keys being the JSON values as text); a template may say the value (``{value}``),
 the value's suit letters as symbols (``{suits}``), the name of the slot's own rule in the page's language
 (``{rule}``) or another rule's (``{rule:partial_suit_lock}``).
+
+A slot may keep for its rule a count of the pass flow that the core updates (``keeps``), while the rule is on:
+``PASSERS`` (the seats, a bitmask, that passed since the trick began: the turn skips them; pass_until_flush) or
+``PASS_RUN`` (passes in a row since the last play, told to the pass hooks; pass_abort). The core adds to them on
+each pass and clears them (``PASSERS`` when a trick begins, ``PASS_RUN`` at each play), never naming the rule.
 """
 from __future__ import annotations
 
@@ -36,9 +41,14 @@ MATCH: Final = "match"
 LIFETIMES: Final = (TRICK, DEAL, MATCH)
 ORDER: Final = "order"
 DIRECTION: Final = "direction"
+PASSERS: Final = "passers"
+PASS_RUN: Final = "pass_run"
 # The index of a slot the registry has not numbered: out of every tuple's range, so that reading or writing it
 # fails at once (an index of -1 would reach the last slot, another rule's).
 UNNUMBERED: Final = 1 << 30
+# what a slot may keep of the pass flow (``keeps``), with the lifetime it has: the seats that passed are cleared with
+# the trick (and when a new one begins without a flush), passes in a row at each play and with the deal
+KEPT: Final[dict[str | None, str]] = {None: "", PASSERS: TRICK, PASS_RUN: DEAL}
 MADE: Final[list["Slot"]] = []  # every slot made, in the order made: the registry checks each is some rule's STATE
 LANGUAGES: Final = ("en", "ja")  # the languages a slot's words must be given in (the page's)
 LOCK_PREFIX: Final = "locks."    # where a lock slot's key lives in the state JSON (its ``locks`` object)
@@ -54,7 +64,7 @@ def _same(value: Any) -> Any:
 
 class Slot(Generic[T]):
     """One value (of type T) a rule keeps. ``index`` is its place in its tuple, given by the registry."""
-    __slots__ = ("key", "default", "lifetime", "view", "write", "read", "turns", "lock", "words", "index")
+    __slots__ = ("key", "default", "lifetime", "view", "write", "read", "turns", "keeps", "lock", "words", "index")
     key: str
     default: T
     lifetime: str
@@ -62,13 +72,14 @@ class Slot(Generic[T]):
     write: Callable[[Any], Any]     # the value as JSON
     read: Callable[[Any], Any]      # the value from JSON
     turns: str | None               # ORDER or DIRECTION: what a true value turns (None: nothing the core reads)
+    keeps: str | None               # PASSERS or PASS_RUN: the pass-flow count the core keeps in it (None: none)
     lock: bool                      # a lock: whatever clears the locks puts it back at its default
     words: dict | None              # {language: template or {value: template}}: how the page says a value
     index: int
 
     def __init__(self, key: str, default: T, lifetime: str, view: bool = False,
                  write: Callable[[Any], Any] = _same, read: Callable[[Any], Any] = _same,
-                 turns: str | None = None, lock: bool = False,
+                 turns: str | None = None, keeps: str | None = None, lock: bool = False,
                  words: Mapping[str, str | Mapping[str, str]] | None = None) -> None:
         if lifetime not in LIFETIMES:
             raise ValueError(f"slot {key}: lifetime must be one of {', '.join(LIFETIMES)}, not {lifetime!r}")
@@ -83,8 +94,13 @@ class Slot(Generic[T]):
         if lock and words is None:
             raise ValueError(f"slot {key}: a lock says how it is worded (words={{language: template}} in "
                              f"{', '.join(LANGUAGES)}): the page shows it from them")
+        if keeps not in KEPT:
+            raise ValueError(f"slot {key}: keeps must be {PASSERS!r}, {PASS_RUN!r} or None, not {keeps!r}")
+        if keeps is not None and (view or default != 0 or lifetime != KEPT[keeps]):
+            raise ValueError(f"slot {key}: a slot keeping {keeps} starts at 0, stays out of the view and lasts a "
+                             f"{KEPT[keeps]}")
         self.key, self.default, self.lifetime, self.view = key, default, lifetime, view
-        self.write, self.read, self.turns = write, read, turns
+        self.write, self.read, self.turns, self.keeps = write, read, turns, keeps
         self.lock = lock
         self.words = None if words is None else _checked_words(key, words)
         self.index = UNNUMBERED
@@ -142,6 +158,14 @@ def turning(slots: tuple[Slot, ...], what: str) -> tuple[Slot, ...]:
     return tuple(s for s in slots if s.turns == what)
 
 
+def kept(slots: tuple[Slot, ...], what: str) -> int:
+    """The index of the one slot among ``slots`` that keeps ``what`` (PASSERS or PASS_RUN), or -1 when none does."""
+    found = [s.index for s in slots if s.keeps == what]
+    if len(found) > 1:
+        raise ValueError(f"two slots keep {what}: {[s.key for s in slots if s.keeps == what]}")
+    return found[0] if found else -1
+
+
 def order_turned(order_slots: tuple[Slot, ...], view_slots: tuple) -> bool:
     """Does a slot that turns the order (``order_slots``) hold true among ``view_slots``' values?"""
     for s in order_slots:
@@ -153,21 +177,30 @@ def order_turned(order_slots: tuple[Slot, ...], view_slots: tuple) -> bool:
 def locks(slots: tuple[Slot, ...]) -> tuple[Slot, ...]:
     """The lock slots among ``slots``: what clearing "the locks" puts back at their defaults."""
     return tuple(s for s in slots if s.lock)
+def put(values: tuple, index: int, value: Any) -> tuple:
+    """``values`` with the one at ``index`` replaced by ``value``."""
+    return values[:index] + (value,) + values[index + 1:]
 
 
 def defaults(slots: tuple[Slot, ...]) -> tuple:
     return tuple(s.default for s in slots)
 
 
-def reset(values: tuple, slots: tuple[Slot, ...], defaults: tuple, lifetimes: tuple) -> tuple:
-    """``values`` with every slot whose lifetime is in ``lifetimes`` back at its default (the same tuple when
-    nothing changes); ``defaults``: every slot's."""
+def lasting(slots: tuple[Slot, ...], lifetimes: tuple) -> tuple[int, ...]:
+    """The indices of the slots among ``slots`` whose lifetime is one of ``lifetimes``: those a flush (TRICK) or a
+    new deal (TRICK and DEAL) resets."""
+    return tuple(s.index for s in slots if s.lifetime in lifetimes)
+
+
+def reset(values: tuple, defaults: tuple, indices: tuple[int, ...]) -> tuple:
+    """``values`` with the slots at ``indices`` (``lasting``) back at their defaults (the same tuple when nothing
+    changes); ``defaults``: every slot's."""
     if values == defaults:
         return values
     out: list | None = None
-    for s in slots:
-        if s.lifetime in lifetimes and values[s.index] != s.default:
+    for i in indices:
+        if values[i] != defaults[i]:
             if out is None:
                 out = list(values)
-            out[s.index] = s.default
+            out[i] = defaults[i]
     return values if out is None else tuple(out)

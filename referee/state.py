@@ -12,6 +12,7 @@ from .slots import order_turned
 if TYPE_CHECKING:
     from .ruleset import Ruleset
     from .slots import Slot
+    from .terms import Terms
 
 T = TypeVar("T")
 
@@ -41,18 +42,17 @@ class Player:
 
 
 class Pending(NamedTuple):
-    """A decision a named seat must make before play goes on."""
+    """A decision a named seat must make before play goes on. What its rule adds is in ``terms`` (referee/terms.py:
+    exchange's withheld cards, exchange_request's rank and the ranks answered "not held")."""
     seat: int
     action: str                   # give, discard, take, request, cut_back
     count: int  # type: ignore[assignment]  # shadows tuple.count
     rule: str
-    to: int | None = None         # recipient of a give
-    rank: int | None = None       # a give restricted to this rank (exchange_request); 13 = joker
+    to: int | None = None         # recipient of a give; the seat a request is made of
     strongest: bool = False       # the cards must be the seat's strongest (exchange, Bloody Mary)
     reversed: bool = False        # the order "strongest" is judged in
-    banned: tuple = ()            # ranks answered "not held" (exchange_request)
     upto: bool = False            # table mode: an answer to a request, of 1..count cards, or pass for "not held"
-    withheld: int = 0             # cards the give may not include, set by its rule (exchange: ♠3, cards just received)
+    terms: Terms | None = None    # what the decision's rule adds to it, or None
 
 
 @dataclass(init=False, unsafe_hash=True)
@@ -75,48 +75,80 @@ class After(NamedTuple):
     cards: int = 0                # cards the play put down (a cut back needs as many jokers); 0: the field's size
 
 
+# The State's fields, in order, and what each holds: the one declaration of them. ``State``'s annotations, its
+# ``__init__`` (every parameter, in this order), ``clone`` and ``values`` are written out by hand for speed and
+# checked against it (tests/engine/test_state.py), and so are the state JSON's table (state_fields.FIELDS: each field
+# in exactly one key) and openapi.yaml's State schema (tests/engine/test_state_schema.py). What a rule keeps is no
+# field: it is the rule's slots (``view_slots``, ``rule_slots``) or the terms of its pending decisions.
+SCHEMA: Final = (
+    ("rules", "the Ruleset played: its preset, the rules switched on and their parameters"),
+    ("players", "the seats in order: hand, unknown count (table mode) and place"),
+    ("seq", "the seq of the last event applied"),
+    ("deal", "the deal of the match, from 1"),
+    ("phase", "exchange, play or deal_over"),
+    ("turn", "the seat to play, or None while nobody is (a decision pending, the deal over)"),
+    ("direction", "1 or -1: the way the turn goes round"),
+    ("revolution", "a revolution holds: the order of strength is turned (a slot may turn it again: ``reversed``)"),
+    ("field", "the play to beat, or None when the field is empty"),
+    ("beneath", "cards beaten earlier in this trick, still on the table"),
+    ("trick_plays", "plays in this trick"),
+    ("pending", "the decisions owed before play goes on, the head first"),
+    ("after", "what the last play still has to do once its pending decisions are made, or None"),
+    ("finish_order", "the seats in the order they went out in this deal"),
+    ("discard", "the discard pile"),
+    ("out_of_play", "cards dealt to nobody"),
+    ("first_play", "the first play of the match has not happened yet"),
+    ("dealer", "the seat that dealt this deal"),
+    ("seed", "the seed the game is dealt from, or None"),
+    ("previous_places", "places of the previous deal, by seat"),
+    # Ending a deal is the flow's: any rule may end one through the hooks the flow asks (a Passed or a Finished
+    # event), and the record of which did is the flow's too, as After.cut names the rule that cut. No rule reads it.
+    ("ended_by", "the rule that ended the deal before every seat went out (gekokujo, pass_abort), or None"),
+    ("table", "table mode: hands are unknown, only counts and what was shown"),
+    ("hidden_discards", "cards discarded unseen (a fallen top's unknown hand, table mode)"),
+    ("view_slots", "the values of the rules' slots the play rules see (ruleset.view_slots' order)"),
+    ("rule_slots", "the values of the rest of the rules' slots (ruleset.rule_slots' order)"),
+)
+
+
 class State:
     """The whole state of a game. Immutable: every move makes a new State (``copied``, or a ``clone`` the move
-    fills in before anyone else sees it). Not a dataclass: compiled, its annotations would name the Ruleset class
-    before the ruleset module (which imports every rule, which import this one) has made it."""
+    fills in before anyone else sees it). Its fields are SCHEMA's. Not a dataclass: compiled, its annotations would
+    name the Ruleset class before the ruleset module (which imports every rule, which import this one) has made
+    it."""
     rules: "Ruleset"
     players: tuple[Player, ...]
     seq: int
     deal: int
-    phase: str  # exchange, play, deal_over
+    phase: str
     turn: int | None
     direction: int
     revolution: bool
     field: Field | None
-    beneath: int  # cards beaten earlier in this trick, still on the table
+    beneath: int
     trick_plays: int
     pending: tuple[Pending, ...]
     after: After | None
     finish_order: tuple
     discard: int
     out_of_play: int
-    first_play: bool  # the first play of the match has not happened yet
+    first_play: bool
     dealer: int
     seed: int | None
-    previous_places: tuple  # places of the previous deal, by seat
-    exchange_counts: tuple
-    days: int
-    ended_by: str | None  # the rule that ended the deal early (gekokujo)
-    table: bool  # table mode: hands are unknown, only counts and what was shown
-    hidden_discards: int  # cards discarded unseen (a fallen top's unknown hand, table mode)
-    passed: int  # pass_until_flush: bitmask of the seats that passed since the last flush
-    idle: int  # passes in a row since the last play (pass_abort)
-    view_slots: tuple  # the values of the rules' declared state the play rules see (ruleset.view_slots' order)
-    rule_slots: tuple  # the values of the rest of the rules' declared state (ruleset.rule_slots' order)
+    previous_places: tuple
+    ended_by: str | None
+    table: bool
+    hidden_discards: int
+    view_slots: tuple
+    rule_slots: tuple
 
     def __init__(self, rules: "Ruleset", players: tuple[Player, ...], seq: int = 0, deal: int = 1, phase: str = "play",
                  turn: int | None = None, direction: int = 1, revolution: bool = False,
                  field: Field | None = None, beneath: int = 0, trick_plays: int = 0,
                  pending: tuple[Pending, ...] = (), after: After | None = None, finish_order: tuple = (), discard: int = 0,
                  out_of_play: int = 0, first_play: bool = True, dealer: int = 0, seed: int | None = None,
-                 previous_places: tuple = (), exchange_counts: tuple = (2, 1), days: int = 0,
-                 ended_by: str | None = None, table: bool = False, hidden_discards: int = 0, passed: int = 0,
-                 idle: int = 0, view_slots: tuple | None = None, rule_slots: tuple | None = None) -> None:
+                 previous_places: tuple = (), ended_by: str | None = None, table: bool = False,
+                 hidden_discards: int = 0, view_slots: tuple | None = None, rule_slots: tuple | None = None) -> None:
         self.rules = rules
         self.players = players
         self.seq = seq
@@ -137,13 +169,9 @@ class State:
         self.dealer = dealer
         self.seed = seed
         self.previous_places = previous_places
-        self.exchange_counts = exchange_counts
-        self.days = days
         self.ended_by = ended_by
         self.table = table
         self.hidden_discards = hidden_discards
-        self.passed = passed
-        self.idle = idle
         self.view_slots = rules.view_defaults if view_slots is None else view_slots
         self.rule_slots = rules.rule_defaults if rule_slots is None else rule_slots
 
@@ -166,8 +194,8 @@ class State:
         return State(self.rules, self.players, self.seq, self.deal, self.phase, self.turn, self.direction,
                      self.revolution, self.field, self.beneath, self.trick_plays,
                      self.pending, self.after, self.finish_order, self.discard, self.out_of_play, self.first_play,
-                     self.dealer, self.seed, self.previous_places, self.exchange_counts, self.days, self.ended_by,
-                     self.table, self.hidden_discards, self.passed, self.idle, self.view_slots, self.rule_slots)
+                     self.dealer, self.seed, self.previous_places, self.ended_by, self.table, self.hidden_discards,
+                     self.view_slots, self.rule_slots)
 
     def slot(self, slot: Slot[T]) -> T:
         """The value of a rule's declared state (referee/slots.py)."""
@@ -188,17 +216,6 @@ class State:
 
     def active_seats(self) -> list[int]:
         return [p.seat for p in self.players if p.place is None]
-
-    def next_active(self, seat: int, direction: int | None = None) -> int | None:
-        """The next active seat after ``seat`` in the direction of play (never ``seat`` itself)."""
-        d = self.direction if direction is None else direction
-        n = len(self.players)
-        s = seat
-        for _ in range(n - 1):
-            s = (s + d) % n
-            if self.players[s].place is None:
-                return s
-        return None
 
     def with_player(self, seat: int, **changes) -> "State":
         players = list(self.players)
@@ -262,14 +279,8 @@ def strength(c: int, reversed_order: bool) -> int:
     return 12 - r if reversed_order else r
 
 
-FIELD_NAMES: Final = ("rules", "players", "seq", "deal", "phase", "turn", "direction", "revolution",
-                      "field", "beneath", "trick_plays", "pending", "after", "finish_order",
-                      "discard", "out_of_play", "first_play", "dealer", "seed", "previous_places", "exchange_counts",
-                      "days", "ended_by", "table", "hidden_discards", "passed", "idle", "view_slots", "rule_slots")
+FIELD_NAMES: Final = tuple(name for name, _ in SCHEMA)
 _FIELDS: Final = frozenset(FIELD_NAMES)
-_PLAIN: Final = "__dict__" in vars(State)  # pure Python: a State has an instance dictionary, copied in one step
-_new: Final = object.__new__
-_set: Final = object.__setattr__
 
 
 def _replace_state(self: State, changes: dict) -> State:
@@ -281,15 +292,21 @@ def _replace_state(self: State, changes: dict) -> State:
 
 def copied(st: State, changes: dict) -> State:
     """``st`` with ``changes`` (State fields the engine itself names, not checked): what every move does to a
-    State, without ``replace``'s keyword packing and check."""
-    if _PLAIN:
-        new = _new(State)
-        _set(new, "__dict__", st.__dict__ | changes)
-        return new
+    State, without ``replace``'s keyword packing and check. A clone, its fields then set, in pure Python too: a
+    State given another instance dictionary would lose the shared keys that make every later field read fast."""
     new = st.clone()
     for name, value in changes.items():
         setattr(new, name, value)
     return new
+
+
+def with_slot(st: State, slot: Slot[T], value: T) -> State:
+    """``st`` with the rule's ``slot`` (referee/slots.py) holding ``value``: how a state hook changes its rule's
+    state (a play's effects change it with ``Resolution.put``)."""
+    name = "view_slots" if slot.view else "rule_slots"
+    values = list(st.view_slots if slot.view else st.rule_slots)
+    values[slot.index] = value
+    return copied(st, {name: tuple(values)})
 
 
 def replace(obj, **changes):

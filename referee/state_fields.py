@@ -3,7 +3,10 @@
 A ``Key`` names the JSON key and the State field(s) it holds; ``encode(state, viewer)`` writes its value (a seat's
 view hides what the seat may not see), ``decode(value, rules)`` reads it back as State fields, from ``default``
 when the key is absent (``REQUIRED``: it must be there). A key without ``decode`` is derived from the others
-(actors, order) or read before the table (preset and rules: the ruleset every decoder may need).
+(actors, order) or read before the table (preset and rules: the ruleset every decoder may need). Every State field
+(state.SCHEMA) is in exactly one key, but those in ``NOT_KEYED``; the rules' slots are written under the keys they
+declare, a pending decision's terms under theirs (tests/engine/test_state_json.py; openapi.yaml's State schema is
+checked against these keys by tests/engine/test_state_schema.py).
 """
 from __future__ import annotations
 
@@ -12,15 +15,19 @@ from functools import lru_cache
 from operator import attrgetter
 from typing import Any, Callable
 
-from .cards import RANKS, codes, count, parse_many
+from .cards import codes, count, parse_many
 from .engine import actors
 from .errors import InputError
 from .moves import _as_map
-from .rules import RULE_SLOTS, VIEW_SLOTS
+from .rules import DECISION_TERMS, RULE_SLOTS, VIEW_SLOTS
 from .shapes import matches_as, readings
 from .state import After, Field, Pending, Player
 
 REQUIRED = object()
+# The State fields no key of the table holds, and why.
+NOT_KEYED = {"rules": "read before the table, from the derived keys preset and rules (ruleset_from_json)",
+             "view_slots": "each slot is written under the key it declares (slot_groups)",
+             "rule_slots": "each slot is written under the key it declares (slot_groups)"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,14 +75,6 @@ def _title(names: list[str], st, seat):
     return names[place - 1] if place else None
 
 
-def _rank_code(rank: int) -> str:
-    return "JK" if rank == 13 else RANKS[rank]
-
-
-def _rank_of(code: str) -> int:
-    return 13 if code == "JK" else RANKS.index(code)
-
-
 def _players_json(st, viewer) -> list:
     names = titles(len(st.players), st.rules.titles)
     return [{"seat": p.seat, "name": p.name, "hand": codes(p.hand) if viewer is None or viewer == p.seat else None,
@@ -116,13 +115,18 @@ def _field_from_json(obj, rules) -> tuple:
     raise InputError("bad_state", f"field {obj['cards']} cannot be read as {obj['shape']}")
 
 
-def _slot_keys(slots: tuple) -> tuple:
-    """The JSON keys of the rules' declared state, one per top-level key (``locks.suits`` and ``locks.rank`` are
-    both in ``locks``), in registry order. Read back by ``slots_from_json``."""
+def slot_groups(slots: tuple) -> dict[str, list]:
+    """The rules' slots by their top-level JSON key (``locks.suits`` and ``locks.rank`` are both in ``locks``), in
+    registry order."""
     groups: dict[str, list] = {}
     for s in slots:
         groups.setdefault(s.key.split(".")[0], []).append(s)
-    return tuple(Key(top, (), _slot_group_json(group), None) for top, group in groups.items())
+    return groups
+
+
+def _slot_keys(slots: tuple) -> tuple:
+    """The JSON keys of the rules' declared state, one per top-level key. Read back by ``slots_from_json``."""
+    return tuple(Key(top, (), _slot_group_json(group), None) for top, group in slot_groups(slots).items())
 
 
 def _slot_group_json(group: list):
@@ -144,34 +148,26 @@ def slots_from_json(obj: dict, slots: tuple) -> tuple:
 
 
 def _pending_json(p: Pending, viewer=None) -> dict:
+    """A pending decision: its own keys, then those of its rule's terms (referee/terms.py)."""
     out = {"seat": p.seat, "action": p.action, "count": p.count, "rule": p.rule}
     if p.to is not None:
         out["to" if p.action == "give" else "from"] = p.to
-    if p.rank is not None:
-        out["rank"] = _rank_code(p.rank)
     if p.strongest:
         out["strongest"] = True
         out["order"] = "reversed" if p.reversed else "normal"
-    if p.banned:
-        out["not_held"] = [_rank_code(r) for r in p.banned]
     if p.upto:
         out["upto"] = True
-    if p.withheld:  # may be cards only the two seats of the give have seen: a count for everyone else
-        out["withheld"] = codes(p.withheld) if viewer is None or viewer in (p.seat, p.to) else count(p.withheld)
+    if p.terms is not None:
+        out.update(p.terms.json(p, viewer))
     return out
 
 
 def _pending_from_json(p) -> Pending:
-    rank = p.get("rank")
+    """A pending decision, its terms read by the class its rule lists for its action (rules.DECISION_TERMS)."""
+    kind = DECISION_TERMS.get((p["rule"], p["action"]))
     return Pending(int(p["seat"]), p["action"], int(p["count"]), p["rule"], to=p.get("to", p.get("from")),
-                   rank=None if rank is None else _rank_of(rank), strongest=bool(p.get("strongest")),
-                   reversed=p.get("order") == "reversed", banned=tuple(_rank_of(r) for r in p.get("not_held", [])),
-                   upto=bool(p.get("upto")), withheld=_withheld_of(p.get("withheld")))
-
-
-def _withheld_of(value) -> int:
-    """A pending give's withheld cards; a seat's view shows others' as a count, read as none (a sampled table)."""
-    return parse_many(value) if isinstance(value, list) else 0
+                   strongest=bool(p.get("strongest")), reversed=p.get("order") == "reversed",
+                   upto=bool(p.get("upto")), terms=None if kind is None else kind.from_json(p))
 
 
 def _after_json(a):
@@ -195,10 +191,6 @@ def _rules_json(st, viewer) -> dict:
     """A ruleset's "rules" JSON, built once per ruleset (every move writes it) and copied per state, its parameter
     dicts too: whoever holds a state's JSON may change it without touching another's."""
     return {rule: dict(params) if params else params for rule, params in _rules_of(st.rules).items()}
-
-
-def _seats(mask: int, n: int) -> list[int]:
-    return [s for s in range(n) if mask >> s & 1]
 
 
 # In the order of the JSON keys.
@@ -225,17 +217,12 @@ FIELDS = (
     plain("first_play", read=bool, default=False),
     plain("dealer", read=int, default=0),
     plain("previous_places", write=list, read=tuple, default=[]),
-    plain("exchange_counts", write=list, read=tuple, default=(2, 1)),
-    plain("days", read=int, default=0),
     plain("ended_by", default=None),
     plain("after", write=_after_json, read=_after_from_json, default=None),
     Key("seed", ("seed",), lambda st, viewer: st.seed if viewer is None else None,
         lambda value, rules: (value,)),
     plain("table", read=bool),
     plain("hidden_discards", read=int, default=0),
-    Key("passed", ("passed",), lambda st, viewer: _seats(st.passed, len(st.players)),
-        lambda value, rules: (sum(1 << int(s) for s in value),), []),
-    plain("idle_turns", "idle", read=int, default=0),
     derived("preset", lambda st, viewer: st.rules.preset),
     derived("rules", _rules_json),
 )

@@ -23,6 +23,8 @@ check(MODULES, MADE)
 RULES = {m.ID: m for m in MODULES}
 # The rules' declared state (referee/slots.py), numbered: the slots the play rules see, and the others.
 VIEW_SLOTS, RULE_SLOTS = number(tuple(s for m in MODULES for s in getattr(m, "STATE", ())))
+# The terms a rule's decisions carry (referee/terms.py), by (rule id, action): how a pending's JSON is read back.
+DECISION_TERMS = {(m.ID, t.ACTION): t for m in MODULES for t in getattr(m, "TERMS", ())}
 ORDER_SLOTS = turning(VIEW_SLOTS, ORDER)                         # they turn the order (jack back)
 DIRECTION_SLOTS = turning(VIEW_SLOTS + RULE_SLOTS, DIRECTION)    # they turn the direction (a trick's 9-reverse)
 # Every shape a rule adds is a sequence (single and group are built in: shapes.PLAIN_SHAPES); a shape module has

@@ -1,9 +1,14 @@
 """カード交換 (exchange): from the second deal, the low players give their strongest cards to the high ones."""
-from typing import Final
+from __future__ import annotations
 
-from ..cards import codes
-from ..flow_events import DealQueue, ExchangeCounts, Given, GiveProposed
-from ..state import Pending, replace
+from dataclasses import dataclass
+from typing import ClassVar, Final
+
+from ..cards import codes, count, parse_many
+from ..flow_events import DealQueue, Dealt, ExchangeCounts, Given, GiveProposed
+from ..slots import MATCH, Slot
+from ..state import Pending, replace, with_slot
+from ..terms import Terms
 from .base import Param, Rejection
 
 ID: Final = "exchange"
@@ -28,7 +33,48 @@ PARAMS = {"top": Param(2, "cards between first and last (N)", lo=0, hi=5),
           "give_back": Param(True, "the higher player may give back a card it has just received in this exchange; "
                              "false: it gives back only cards it held before, as if both gave at once")}
 SPADE3: Final = 1  # ♠3's bit (card 0)
-REACTS_TO = (GiveProposed, Given)
+# the cards exchanged in this deal, by pair from the ends (the new_deal hooks' ExchangeCounts, inflation's growth
+# included), kept until the next deal's are worked out
+COUNTS: Final[Slot[tuple]] = Slot("exchange_counts", (2, 1), MATCH, write=list, read=tuple)
+STATE = (COUNTS,)
+REACTS_TO = (Dealt, GiveProposed, Given)
+
+
+@dataclass(init=False, unsafe_hash=True)
+class Withheld(Terms):
+    """The cards an exchange give may not include: ♠3 from the strongest (keep_spade3), the cards just received
+    from the give back (give_back: false)."""
+    ACTION: ClassVar[str] = "give"
+    cards: int
+
+    def __init__(self, cards: int) -> None:
+        self.cards = cards
+
+    def usable(self, cards: int) -> int:
+        return cards & ~self.cards
+
+    def json(self, p, viewer) -> dict:
+        # they may be cards only the two seats of the give have seen: their count for everyone else
+        return {"withheld": codes(self.cards) if viewer is None or viewer in (p.seat, p.to) else count(self.cards)}
+
+    @classmethod
+    def from_json(cls, obj: dict) -> Terms | None:
+        """A seat's view shows another give's withheld cards as a count: read as none (a sampled table)."""
+        value = obj.get("withheld")
+        return withheld(parse_many(value)) if isinstance(value, list) else None
+
+
+TERMS = (Withheld,)
+
+
+def withheld(cards: int) -> Withheld | None:
+    """The terms of a give withholding ``cards`` (None: it withholds nothing)."""
+    return Withheld(cards) if cards else None
+
+
+def withheld_by(p) -> int:
+    """The cards the exchange decision ``p`` withholds."""
+    return p.terms.cards if isinstance(p.terms, Withheld) else 0
 
 
 def pairs(places, counts):
@@ -58,8 +104,8 @@ def gives(st, params) -> tuple:
     """The gives at the start of a deal: each lower player's strongest cards first, then the returns."""
     first, back = [], []
     kept = SPADE3 if params["keep_spade3"] else 0
-    for low, high, n in pairs(st.previous_places, st.exchange_counts):
-        first.append(Pending(low, "give", n, ID, to=high, strongest=True, withheld=kept))
+    for low, high, n in pairs(st.previous_places, st.slot(COUNTS)):
+        first.append(Pending(low, "give", n, ID, to=high, strongest=True, terms=withheld(kept)))
         back.append(Pending(high, "give", n, ID, to=low))
     return tuple(first + back)
 
@@ -69,9 +115,11 @@ def _is_return(q, giver, to) -> bool:
     return q.rule == ID and q.action == "give" and not q.strongest and q.seat == to and q.to == giver
 
 
-def react(st, event: GiveProposed | Given, params):
-    """A give proposed (GiveProposed): why it may not include its cards, or None. A give made (Given): the state
-    after it."""
+def react(st, event: Dealt | GiveProposed | Given, params):
+    """A new deal (Dealt): the state keeping its exchange counts. A give proposed (GiveProposed): why it may not
+    include its cards, or None. A give made (Given): the state after it."""
+    if isinstance(event, Dealt):
+        return with_slot(st, COUNTS, event.counts)
     if isinstance(event, Given):
         return withhold_returned(st, event.pending, event.cards, params)
     return why_withheld(event.pending, event.cards)
@@ -85,14 +133,14 @@ def withhold_returned(st, p, cards, params):
     queue = st.pending
     for i, q in enumerate(queue):
         if _is_return(q, p.seat, p.to):
-            q = q._replace(withheld=q.withheld | cards)
+            q = q._replace(terms=withheld(withheld_by(q) | cards))
             return replace(st, pending=queue[:i] + (q,) + queue[i + 1:])
     return st
 
 
 def why_withheld(p, cards):
     """Why a give of this rule may not include ``cards`` (a card it withholds), or None."""
-    kept = cards & p.withheld
+    kept = cards & withheld_by(p)
     if p.rule != ID or not kept:
         return None
     if p.strongest:

@@ -3,6 +3,7 @@ from typing import Final
 
 from ..flow_events import ExchangeCounts
 from .base import Param
+from .exchange import COUNTS
 
 ID: Final = "inflation"
 NAME_JA = "インフレーション"
@@ -12,9 +13,9 @@ PARAMS = {"max_top": Param(5, "cap of N", lo=1, hi=8), "max_second": Param(4, "c
 
 
 def new_deal(st, part, params):
-    """The exchange counts: the previous deal's grown by one when the places of the deal just over repeat its
-    standings, else those worked out before (the base)."""
+    """The exchange counts: the deal just over's (exchange's slot) grown by one when its places repeat the
+    standings of the deal before, else those worked out before (the base)."""
     if not isinstance(part, ExchangeCounts) or not st.previous_places or part.places != st.previous_places:
         return part
     return ExchangeCounts(part.places, tuple(min(k + 1, params["max_top"] if i == 0 else params["max_second"])
-                                             for i, k in enumerate(st.exchange_counts)))
+                                             for i, k in enumerate(st.slot(COUNTS))))

@@ -3,7 +3,8 @@ import random
 from typing import Final
 
 from ..flow_events import Passed
-from ..state import replace
+from ..slots import DEAL, PASS_RUN, Slot
+from ..state import replace, with_slot
 from .base import Param
 
 ID: Final = "pass_abort"
@@ -13,6 +14,9 @@ SUMMARY = ("After `turns` passes in a row without a play (passes on an empty fie
            "order drawn from the game's seed.")
 PARAMS = {"turns": Param(20, "passes in a row that end the deal (UECda: 20)", lo=2, hi=200)}
 REACTS_TO = (Passed,)
+# passes in a row since the last play: the core counts them while the rule is on (slots.PASS_RUN), told as Passed.idle
+IDLE: Final = Slot("idle_turns", 0, DEAL, read=int, keeps=PASS_RUN)
+STATE = (IDLE,)
 
 
 def react(st, event: Passed, params):
@@ -29,8 +33,9 @@ def react(st, event: Passed, params):
     log.append({"kind": "abort", "rule": ID, "passes": idle,
                 "places": [{"seat": s, "place": players[s].place} for s in ranked]})
     log.append({"kind": "deal_over"})
-    return replace(st, players=tuple(players), finish_order=st.finish_order + ranked, phase="deal_over", turn=None,
-                   pending=(), after=None, ended_by=ID, idle=idle)
+    ended = replace(st, players=tuple(players), finish_order=st.finish_order + ranked, phase="deal_over", turn=None,
+                    pending=(), after=None, ended_by=ID)
+    return with_slot(ended, IDLE, idle)
 
 
 def order(seats: list[int], seed, deal: int, seq: int) -> list[int]:

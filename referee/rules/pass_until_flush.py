@@ -1,6 +1,7 @@
 """パスしたら流れるまで (pass until flush, the UECda server's flow): a pass sits the player out until the flush."""
 from typing import Final
 
+from ..slots import PASSERS, TRICK, Slot
 from .base import Param
 
 ID: Final = "pass_until_flush"
@@ -13,6 +14,20 @@ PARAMS = {"owner_plays_on": Param(True, "the turn reaches the player whose cards
                                   "over them or pass (UECda); false: once everyone else has passed the field "
                                   "flushes and that player leads")}
 PASSES_SIT_OUT = True  # read by Ruleset.passes_sit_out
+
+
+def _seats(mask: int) -> list[int]:
+    return [s for s in range(mask.bit_length()) if mask >> s & 1]
+
+
+def _mask(seats: list) -> int:
+    return sum(1 << int(s) for s in seats)
+
+
+# the seats that passed since the trick began, who sit out until it ends (a bitmask; a list of seats in the state
+# JSON): the core adds each passer and clears them when a trick begins (slots.PASSERS)
+PASSED: Final = Slot("passed", 0, TRICK, write=_seats, read=_mask, keeps=PASSERS)
+STATE = (PASSED,)
 
 
 def settings(params) -> dict:

@@ -10,7 +10,7 @@ import pytest
 
 from referee import compiled, legal_moves
 from referee.contract import ContractError, check, effect_classes, problems
-from referee.rules import MODULES, RULE_SLOTS, VIEW_SLOTS
+from referee.rules import DECISION_TERMS, MODULES, RULE_SLOTS, VIEW_SLOTS
 from referee.rules.base import flagged
 from referee.ruleset import Ruleset, build_ruleset
 from referee.slots import DEAL, UNNUMBERED, Slot
@@ -269,6 +269,8 @@ def _values(kind) -> tuple:
         return 1, 2
     if name.startswith("str"):
         return "a", "b"
+    if name.startswith("tuple"):
+        return (), (1,)
     raise AssertionError(f"no sample values for a field of type {kind!r}: add them here")
 
 
@@ -286,6 +288,51 @@ def test_every_effect_class_differs_when_any_field_differs(cls):
             if sub in effect_classes(MODULES) and [g.name for g in dataclasses.fields(sub)] == [g.name for g in
                                                                                 dataclasses.fields(cls)]:
                 assert cls(**base) != sub(**base), f"{sub.__name__} equals {cls.__name__}"
+
+
+@pytest.mark.parametrize("cls", sorted(set(DECISION_TERMS.values()), key=lambda c: c.__name__),
+                         ids=lambda c: c.__name__)
+def test_every_terms_class_differs_when_any_field_differs(cls):
+    """A pending decision is compared (State equality, replay equals live) with its terms: by every field."""
+    fields = [f for f in dataclasses.fields(cls) if not f.name.isupper()]
+    base = {f.name: _values(f.type)[0] for f in fields}
+    one = cls(**base)
+    assert one == cls(**base) and hash(one) == hash(cls(**base))
+    for f in fields:
+        assert one != cls(**{**base, f.name: _values(f.type)[1]}), f"{cls.__name__} ignores {f.name}"
+
+
+def test_passes_sitting_out_need_a_slot_of_the_seats_that_passed(tmp_path):
+    module = rule_module(tmp_path, "color_sits", """
+        PASSES_SIT_OUT = True
+    """)
+    refused(module, "PASSES_SIT_OUT without a slot keeping the seats that passed")
+
+
+def test_terms_left_out_of_terms_or_two_for_one_action_are_refused(tmp_path):
+    module = rule_module(tmp_path, "color_terms", """
+        from ..terms import Terms
+
+        @dataclass(init=False, unsafe_hash=True)
+        class Colored(Terms):
+            ACTION: ClassVar[str] = "give"
+            color: str
+
+            def __init__(self, color: str) -> None:
+                self.color = color
+
+        class Shaded(Terms):
+            ACTION: ClassVar[str] = "give"
+            shade: str
+
+        @dataclass(init=False, unsafe_hash=True)
+        class Forgotten(Terms):
+            ACTION: ClassVar[str] = "discard"
+
+        TERMS = (Colored, Shaded)
+    """)
+    refused(module, "defines the terms Forgotten but its TERMS leaves them out",
+            "TERMS lists two classes for the action 'give'", "terms Shaded has field(s) shade that its equality ignores")
 
 
 # What the issue found: a rule without SUITS_MATTER made legal_moves merge the joker's readings by suit, listing

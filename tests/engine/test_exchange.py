@@ -154,16 +154,21 @@ def test_inflation_resets_on_a_change_and_stops_at_its_caps():
 
     from referee.flow_events import ExchangeCounts
     from referee.rules import inflation
+    from referee.rules.exchange import COUNTS
 
     def counts(st, places, base):
         return inflation.new_deal(st, ExchangeCounts(places, base), params).counts
 
+    def deal_over(previous_places, exchange_counts):
+        """What inflation reads of the deal just over: the places before it, its counts (exchange's slot)."""
+        return SimpleNamespace(previous_places=previous_places, slot={COUNTS: exchange_counts}.__getitem__)
+
     params = {"max_top": 5, "max_second": 4}
-    grown, capped = (SimpleNamespace(previous_places=(1, 2, 3, 4), exchange_counts=c) for c in ((4, 3), (5, 4)))
+    grown, capped = (deal_over((1, 2, 3, 4), c) for c in ((4, 3), (5, 4)))
     assert counts(grown, (2, 1, 3, 4), (2, 1)) == (2, 1)
     assert counts(grown, (1, 2, 3, 4), (2, 1)) == (5, 4)
     assert counts(capped, (1, 2, 3, 4), (2, 1)) == (5, 4)
-    first = SimpleNamespace(previous_places=(), exchange_counts=(4, 3))
+    first = deal_over((), (4, 3))
     assert counts(first, (1, 2, 3, 4), (2, 1)) == (2, 1)
 
 

@@ -191,40 +191,6 @@ def test_10_10_every_sequence_shape_must_be_declared(shape, cards):
     assert js(after)["field"]["shape"] == shape
 
 
-def _ordered_first_deal():
-    """3 players, gekifugo without the first-card duty: the first deal ends seat 0, 1, 2."""
-    st = game("gekifugo", [["S4"], ["S5"], ["S6"]], only("gekifugo", first_card=False))
-    assert js(st)["days"] == 0
-    for seat, card in enumerate(["S4", "S5"]):
-        _, st = play(st, seat, card)
-    return st
-
-
-def _top_goes_out_first(st, top):
-    """A deal of hands where ``top`` holds HA and goes out first; the others H5 H6 / H7 H8."""
-    others = [s for s in range(3) if s != top]
-    hands = [None] * 3
-    hands[top], hands[others[0]], hands[others[1]] = ["HA"], ["H5", "H6"], ["H7", "H8"]
-    st = deal_again(st, hands)
-    days = js(st)["days"]
-    while st.phase != "deal_over":
-        seat, cards = st.turn, sorted(hand(st, st.turn), key=lambda c: "5678A".index(c[1]))
-        verdict, new, _ = apply(st, move(seat, "play", cards[-1:] if seat == top else cards[:1]))
-        st = new if verdict.legal else pass_(st, seat)
-    assert places(st)[top] == 1
-    return days, st
-
-
-def test_10_11_days_count_from_the_second_deal_and_grow_while_the_top_keeps_the_top():
-    st = _ordered_first_deal()
-    seen = []
-    for top in (0, 0, 0, 1, 1):
-        days, st = _top_goes_out_first(st, top)
-        seen.append(days)
-    # deal 2 has the first top (seat 0): 1; it keeps the top: 2, 3, 4; seat 1 takes it in deal 5: 1 in deal 6
-    assert seen == [1, 2, 3, 4, 1]
-
-
 def test_10_12_nobody_holds_the_first_card_seat_0_leads():
     st = game("nanko", [["H5"], ["H6"], ["D3"]])
     assert st.turn == 0

@@ -85,11 +85,16 @@ def test_table_mode_counts_the_unknown_cards():
 
 def test_every_state_field_has_exactly_one_key_in_the_json_field_table():
     from referee.state import FIELD_NAMES
-    from referee.state_fields import FIELDS
+    from referee.state_fields import FIELDS, NOT_KEYED
     held = [name for k in FIELDS for name in k.names]
-    assert len(held) == len(set(held))
+    twice = sorted({name for name in held if held.count(name) > 1})
+    assert twice == [], f"State fields held by two keys of state_fields.FIELDS: {twice}"
     # the ruleset is read first; the rules' declared state is written and read from its slots (below)
-    assert set(held) == set(FIELD_NAMES) - {"rules", "view_slots", "rule_slots"}
+    unkeyed = [name for name in FIELD_NAMES if name not in held and name not in NOT_KEYED]
+    assert unkeyed == [], f"State fields no key of state_fields.FIELDS holds (nor NOT_KEYED): {unkeyed}"
+    strays = sorted((set(held) | set(NOT_KEYED)) - set(FIELD_NAMES))
+    assert strays == [], f"state_fields names State fields that state.SCHEMA does not declare: {strays}"
+    assert not set(held) & set(NOT_KEYED)
     assert list(table()) == [k.key for k in FIELDS]
 
 

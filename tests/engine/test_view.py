@@ -9,13 +9,15 @@ from referee.moves import Move
 from referee.play import judge_on, judge_play
 from referee.ruleset import Ruleset
 from referee.shapes import readings
-from referee.state import replace
+from referee.state import replace, with_slot
 from referee.rules.jack_back import JACK_BACK
+from referee.rules.pass_until_flush import PASSED
 from referee.view import TABLE_FIELDS, PlayView, Table, table_of
 
 from .helpers import game, move, pass_, play
 
-OUTSIDE = ("state", "seat", "players", "hand", "left", "left_after", "finish_order", "passed", "days", "turn", "rules")
+OUTSIDE = ("state", "seat", "players", "hand", "left", "left_after", "finish_order", "passed", "turn", "rules",
+           "rule_slots")
 
 
 def _view():
@@ -73,7 +75,7 @@ def test_equal_tables_judge_alike_whatever_else_differs():
     a = play(st, 0, "S3")[1]
     b = play(pass_(a, 1), 2, "SA")[1]  # another field: a different Table
     assert table_of(a, 1) != table_of(b, 3)
-    c = replace(a, passed=0b1010, days=3, finish_order=(3,))
+    c = with_slot(replace(a, finish_order=(3,)), PASSED, 0b1010)
     assert table_of(c, 1) == table_of(a, 1) and hash(table_of(c, 1)) == hash(table_of(a, 1))
     mv = Move(1, "play", 1 << parse("S5"))
     plan_a, plan_c = judge_play(a, mv), judge_play(c, mv)
