@@ -23,8 +23,11 @@ from .errors import BotsBusy
 
 LOOK_EVERY_S = 0.25  # one look at the queue per process this often, not one per created game
 LOOK_AT_MOST = 500   # queued turns looked at; a queue longer than this is busy whatever they cost
-# A bot job's cost besides its strategy's decision (dequeue, the game's snapshot, the move's script), and the
-# decision of the strategies that do not search: measured under load (benchmarks/load.py at 64 clients on 2 cores).
+# A bot job's cost besides its strategy's decision, and the decision of the strategies that do not search. Under
+# load (benchmarks/load.py at 32 and 64 clients on 2 cores) a job costs about 20 ms besides its decision: 10 in the
+# job (the game's snapshot, the move's script), 10 of RQ's own between two jobs. The other 20 stand for what a look
+# at the queue does not see, the turns being played: with 40, the first bot turns of the games let in still waited
+# some 40 ms longer than expected, on average.
 JOB_OVERHEAD_MS = 40.0
 DECISION_MS = {"random": 1.0, "greedy": 3.0}
 
