@@ -5,9 +5,10 @@ make it late. Games in progress are never refused: their owed turns keep their p
 The expected wait plays the queue forward the way the workers play it (``turn_ms``): each queued turn costs a
 job's overhead plus its strategy's time — a fixed few milliseconds for ``random`` and ``greedy``, and for ``mc``
 what is left of its budget, shared with the turns queued behind it. A queue of quick turns therefore lets new
-games in where an equally long queue of searches does not. Two more signals close the gate: the oldest turn has
-already waited longer than ``bots_busy_wait_s`` (late, whatever the estimate), and every game let in since the
-last look counts as one more turn owed now (a burst of creates between two looks cannot all pass).
+games in where an equally long queue of searches does not. Two more signals close the gate: the oldest turn had
+already waited longer than ``bots_busy_wait_s`` when the queue was looked at (late, whatever the estimate), and
+every game let in since the last look counts as one more turn owed now (a burst of creates between two looks
+cannot all pass).
 """
 from __future__ import annotations
 
@@ -22,8 +23,11 @@ from .errors import BotsBusy
 
 LOOK_EVERY_S = 0.25  # one look at the queue per process this often, not one per created game
 LOOK_AT_MOST = 500   # queued turns looked at; a queue longer than this is busy whatever they cost
-# A bot job's cost besides its strategy's decision (dequeue, the game's snapshot, the move's script), and the
-# decision of the strategies that do not search: measured under load (benchmarks/load.py at 64 clients on 2 cores).
+# A bot job's cost besides its strategy's decision, and the decision of the strategies that do not search. Under
+# load (benchmarks/load.py at 32 and 64 clients on 2 cores) a job costs about 20 ms besides its decision: 10 in the
+# job (the game's snapshot, the move's script), 10 of RQ's own between two jobs. The other 20 stand for what a look
+# at the queue does not see, the turns being played: with 40, the first bot turns of the games let in still waited
+# some 40 ms longer than expected, on average.
 JOB_OVERHEAD_MS = 40.0
 DECISION_MS = {"random": 1.0, "greedy": 3.0}
 
@@ -122,7 +126,10 @@ class BotGate:
         """Let in a new game whose worker seats play ``strategies``, or raise BotsBusy."""
         seen = self.look()
         now = self.wall()
-        oldest = max((now - t.owed_at for t in seen.turns), default=0.0)
+        # the oldest wait the look saw: the look is up to LOOK_EVERY_S old and its turns may have been played since,
+        # so the time since it is not counted as waiting (counted, a look 0.2 s old refused every new game while
+        # anything at all had been queued); the games let in since the look are younger than it
+        oldest = max((seen.at - t.owed_at for t in seen.turns), default=0.0)
         if oldest > self.wait_s:
             raise BotsBusy(f"bot seats are busy: the oldest owed bot turn has waited {oldest:.1f} s "
                            f"(limit {self.wait_s:g} s); try again later", retry_after=max(1, math.ceil(oldest)))

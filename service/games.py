@@ -431,8 +431,9 @@ class GameService:
             self._after_conflict(gid, w, None)
         raise Conflict("too much contention on this game, try again", code="busy")
 
-    def legal_moves(self, gid: str, viewer, seat: int | None) -> dict:
-        rec = self.load(gid)
+    def legal_moves(self, gid: str, viewer, seat: int | None, rec: GameRecord | None = None) -> dict:
+        """``rec``: the snapshot the caller read (and checked the token on), else read here."""
+        rec = rec or self.load(gid)
         if seat is None:
             if viewer == TABLE:
                 raise ApiError("the table token must say which seat: ?seat=N", code="missing_seat")

@@ -29,8 +29,10 @@ class _PromptListener(BaseWorker):
     def subscribe(self) -> None:
         self.pubsub = self.connection.pubsub()
         self.pubsub.subscribe(**{self.pubsub_channel_name: self.handle_payload})
-        self.pubsub_thread = self.pubsub.run_in_thread(  # type: ignore[assignment]  # RQ annotates it Nonesleep_time=POLL_S, daemon=True,
-                                                       exception_handler=_retry_on_lost_connection)
+        # sleep_time is the poll's timeout: 0 (redis-py's default) would spin the thread, a core's worth of CPU
+        # per idle worker taken from the bot turns and the API
+        self.pubsub_thread = self.pubsub.run_in_thread(  # type: ignore[assignment]  # RQ annotates it None
+            sleep_time=POLL_S, daemon=True, exception_handler=_retry_on_lost_connection)
 
 
 class PromptSimpleWorker(_PromptListener, SimpleWorker):

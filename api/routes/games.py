@@ -8,6 +8,8 @@ from ..schemas import (CreatedGameSchema, CreateGameSchema, DealSchema, HandsCor
                        SeatQuery, StateSchema)
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
+# built once: a schema instance deep-copies its fields, and legal-moves is the request clients send most
+CREATE, CREATED, SEAT, LEGAL = CreateGameSchema(), CreatedGameSchema(), SeatQuery(), LegalMovesSchema()
 
 
 @bp.post("")
@@ -20,14 +22,14 @@ def create_game():
         if others:
             raise ApiError(f"a game created from a record takes nothing else: drop {', '.join(others)}",
                            code="bad_record")
-        return respond(CreatedGameSchema(), service().create_from_record(raw["record"]), 201)
-    data = body(CreateGameSchema())
+        return respond(CREATED, service().create_from_record(raw["record"]), 201)
+    data = body(CREATE)
     out = service().create(data["preset"], data["players"], rules=data.get("rules"),
                            seed=data.get("seed"), hands=data.get("hands"), table=data["table"],
                            leader=data.get("leader"), bot_budget_ms=data.get("bot_budget_ms"),
                            bot_away_after=data.get("bot_away_after"), bot_fallback=data.get("bot_fallback"),
                            deals=data.get("deals"))
-    return respond(CreatedGameSchema(), out, 201)
+    return respond(CREATED, out, 201)
 
 
 @bp.get("/<game_id>")
@@ -66,6 +68,7 @@ def correct_hands(game_id):
 @bp.get("/<game_id>/legal-moves")
 def legal_moves(game_id):
     svc = service()
-    viewer = svc.viewer(svc.load(game_id), bearer())
-    seat = query(SeatQuery())["seat"]
-    return respond(LegalMovesSchema(), svc.legal_moves(game_id, viewer, seat))
+    rec = svc.load(game_id)  # one read: the token is checked on the snapshot the moves are listed from
+    viewer = svc.viewer(rec, bearer())
+    seat = query(SEAT)["seat"]
+    return respond(LEGAL, svc.legal_moves(game_id, viewer, seat, rec=rec))

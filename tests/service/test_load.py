@@ -198,3 +198,38 @@ def test_the_service_prices_mc_turns_with_the_mc_bots_own_default_budget():
     from service.settings import MC_DEFAULT_BUDGET_MS
 
     assert MC_DEFAULT_BUDGET_MS == bots.get("mc").budget_ms
+
+
+class _OneTurnQueue:
+    """One `greedy` turn queued since ``owed_at``; no worker registered yet."""
+
+    def __init__(self, owed_at: float):
+        self.owed_at = owed_at
+
+    def queued_turns(self, limit):
+        return 1, [("0" * 24, self.owed_at)]
+
+    def workers(self):
+        return 0
+
+
+def test_the_gate_counts_the_wait_its_look_saw_not_the_time_since():
+    """A look at the queue is up to LOOK_EVERY_S old and the turns it saw may have been played since: a turn that
+    had waited 0.1 s when seen is not late 0.2 s later, one that had waited 0.3 s is."""
+    from service.backpressure import LOOK_EVERY_S, BotGate
+    from service.errors import BotsBusy
+
+    now = [1000.0]
+
+    def gate(waited_s: float) -> BotGate:
+        return BotGate(_OneTurnQueue(now[0] - waited_s), lambda gids: {gid: ["greedy"] for gid in gids}, wait_s=0.2,
+                       budget_ms=200.0, workers_started=2, clock=lambda: now[0], wall=lambda: now[0])
+
+    fresh, late = gate(0.1), gate(0.3)
+    fresh.look()
+    late.look()
+    now[0] += 0.2
+    assert 0.2 < LOOK_EVERY_S  # no new look before the checks
+    fresh.check(["mc"])
+    with pytest.raises(BotsBusy, match="has waited 0.3 s"):
+        late.check(["mc"])

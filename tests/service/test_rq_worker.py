@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 
 import pytest
 from service.redis_conn import connect
@@ -41,3 +42,25 @@ def test_the_listener_still_hears_rq_commands(redis_url):
         worker.unsubscribe()
         worker.pubsub.close()
 
+
+
+@pytest.mark.parametrize("cls", [PromptSimpleWorker, PromptForkWorker])
+def test_the_idle_listener_waits_in_its_poll_rather_than_spinning(redis_url, cls):
+    # a poll with no timeout returns at once: the thread would spin, a core per idle worker
+    worker = cls([f"referee-test-listener-{secrets.token_hex(4)}"], connection=connect(redis_url, decode=False))
+    worker.subscribe()
+    try:
+        assert worker.pubsub_thread.daemon
+        wait_until(lambda: worker.pubsub.subscribed, 10, "the subscription")
+        polls, get_message = [], worker.pubsub.get_message
+
+        def counted(*args, **kwargs):
+            polls.append(kwargs.get("timeout"))
+            return get_message(*args, **kwargs)
+
+        worker.pubsub.get_message = counted
+        time.sleep(1.5)
+        assert len(polls) <= 4, f"{len(polls)} polls in 1.5 s"
+    finally:
+        worker.unsubscribe()
+        worker.pubsub.close()
