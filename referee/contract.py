@@ -3,8 +3,9 @@ with a message naming the module and what is wrong, instead of being ignored whe
 
 What a rule module must and may define (docs/adding-a-rule.md; docs/engine-api.md lists every hook and flag):
 
-- ``ID``, ``NAME_JA``, ``SUMMARY`` (strings) and ``PARAMS`` (a mapping of names to ``rules.base.Param``, whose
-  choices are tuples and whose default is one of them);
+- ``ID``, ``NAME_JA``, ``NAME_EN`` (the English gloss of the Japanese name), ``SUMMARY``, ``SUMMARY_JA`` (the
+  summary in Japanese) (non-empty strings: ``GET /v1/rules`` serves them and the page shows them) and ``PARAMS`` (a
+  mapping of names to ``rules.base.Param``, whose choices are tuples and whose default is one of them);
 - hooks (``HOOKS``), each taking its number of arguments, and flags (``FLAGS``), each of its type. A public function
   of the module whose name is near a hook's (``after_paly``), or that takes a play hook's arguments (``view``
   first, ``params`` last) without being one, and an upper-case name near a flag's (``DECLARBLE``) are refused:
@@ -46,7 +47,8 @@ class ContractError(Exception):
     """Rule modules that break the rule contract: one line per mistake, each naming its module."""
 
 
-REQUIRED: dict[str, type | tuple] = {"ID": str, "NAME_JA": str, "SUMMARY": str, "PARAMS": Mapping}
+REQUIRED: dict[str, type | tuple] = {"ID": str, "NAME_JA": str, "NAME_EN": str, "SUMMARY": str, "SUMMARY_JA": str,
+                                     "PARAMS": Mapping}
 # hook -> how many arguments the engine passes it (read and slots: a shape module's reader and candidate table)
 HOOKS: dict[str, int] = {"legality": 2, "special_play": 2, "after_play": 2, "finish_verdict": 3, "candidates": 3,
                          "required_cards": 3, "new_deal": 3, "react": 3, "settings": 1, "narrate": 3,
@@ -77,6 +79,8 @@ def _problems_of(module: ModuleType) -> list[str]:
         elif not isinstance(names[name], kind):
             out.append(f"{name} must be a {kind.__name__ if isinstance(kind, type) else kind}, "
                        f"not {type(names[name]).__name__}")
+        elif kind is str and not names[name].strip():
+            out.append(f"{name} must not be empty (GET /v1/rules serves it; the page shows it)")
     for name, value in names.items():
         if name.startswith("_") or name in REQUIRED:
             continue

@@ -232,9 +232,10 @@ def catalog() -> dict:
     return {
         "presets": {name: build_ruleset(name).to_json()["rules"] for name in PRESETS},
         "seats": {name: {"min": lo, "max": hi} for name, (lo, hi) in SEATS.items()},
-        "rules": [{"id": m.ID, "name_ja": m.NAME_JA, "description": m.SUMMARY,
+        "rules": [{"id": m.ID, "name_ja": m.NAME_JA, "name_en": m.NAME_EN, "description": m.SUMMARY,
+                   "description_ja": m.SUMMARY_JA,
                    "declarable": m.ID in DECLARABLE,
                    "params": {k: v.describe() for k, v in m.PARAMS.items()},
-                   "slots": [s.describe() for s in getattr(m, "STATE", ())],
+                   "slots": [s.describe(f"{m.ID}: {m.SUMMARY}") for s in getattr(m, "STATE", ())],
                    "presets": [n for n, rs in presets.items() if m.ID in rs]} for m in MODULES],
     }

@@ -25,6 +25,13 @@ module. ``words`` maps each language to a template, or to a template per value f
 the value's suit letters as symbols (``{suits}``), the name of the slot's own rule in the page's language
 (``{rule}``) or another rule's (``{rule:partial_suit_lock}``).
 
+A slot says what its JSON value may be (``schema``, a JSON Schema, and ``doc``, a line saying what the value means):
+openapi.yaml's ``State`` schema takes every slot's key from them (api/spec.py fills it from ``GET /v1/rules``, whose
+``slots`` serve each ``schema`` with ``doc`` as its description), so a new slot is described without an edit outside
+its module. Without ``schema`` it is made from the default's JSON value: a boolean, an integer or a string gives
+that type, a list an array (of the type of its first item, if it has one); a slot whose default is written as
+anything else (``None``: null) must give its ``schema``. Without ``doc`` the description is its rule's summary.
+
 A slot may keep for its rule a count of the pass flow that the core updates (``keeps``), while the rule is on:
 ``PASSERS`` (the seats, a bitmask, that passed since the trick began: the turn skips them; pass_until_flush) or
 ``PASS_RUN`` (passes in a row since the last play, told to the pass hooks; pass_abort). The core adds to them on
@@ -64,7 +71,8 @@ def _same(value: Any) -> Any:
 
 class Slot(Generic[T]):
     """One value (of type T) a rule keeps. ``index`` is its place in its tuple, given by the registry."""
-    __slots__ = ("key", "default", "lifetime", "view", "write", "read", "turns", "keeps", "lock", "words", "index")
+    __slots__ = ("key", "default", "lifetime", "view", "write", "read", "turns", "keeps", "lock", "words", "schema",
+                 "doc", "index")
     key: str
     default: T
     lifetime: str
@@ -75,12 +83,15 @@ class Slot(Generic[T]):
     keeps: str | None               # PASSERS or PASS_RUN: the pass-flow count the core keeps in it (None: none)
     lock: bool                      # a lock: whatever clears the locks puts it back at its default
     words: dict | None              # {language: template or {value: template}}: how the page says a value
+    schema: dict                    # the JSON Schema of the value as JSON (given, or made from the default's JSON)
+    doc: str                        # what the value means, as the State schema describes it ("": the rule's summary)
     index: int
 
     def __init__(self, key: str, default: T, lifetime: str, view: bool = False,
                  write: Callable[[Any], Any] = _same, read: Callable[[Any], Any] = _same,
                  turns: str | None = None, keeps: str | None = None, lock: bool = False,
-                 words: Mapping[str, str | Mapping[str, str]] | None = None) -> None:
+                 words: Mapping[str, str | Mapping[str, str]] | None = None, schema: Mapping[str, Any] | None = None,
+                 doc: str = "") -> None:
         if lifetime not in LIFETIMES:
             raise ValueError(f"slot {key}: lifetime must be one of {', '.join(LIFETIMES)}, not {lifetime!r}")
         if turns not in (None, ORDER, DIRECTION):
@@ -103,17 +114,40 @@ class Slot(Generic[T]):
         self.write, self.read, self.turns, self.keeps = write, read, turns, keeps
         self.lock = lock
         self.words = None if words is None else _checked_words(key, words)
+        self.schema = _schema_of(key, write(default), schema)
+        self.doc = doc
         self.index = UNNUMBERED
         MADE.append(self)
 
     def __repr__(self) -> str:
         return f"Slot({self.key!r})"
 
-    def describe(self) -> dict:
+    def describe(self, summary: str = "") -> dict:
         """The slot as the catalogue serves it (``GET /v1/rules``, each rule's ``slots``): its key, its default as
-        JSON, its lifetime, whether it is a lock and its words."""
+        JSON, its lifetime, whether it is a lock, its words and the JSON Schema of its value, described by its
+        ``doc`` (or by ``summary``, its rule's, when it has none)."""
         return {"key": self.key, "default": self.write(self.default), "lifetime": self.lifetime, "lock": self.lock,
-                "words": self.words}
+                "words": self.words, "schema": {**self.schema, "description": self.doc or summary}}
+
+
+JSON_TYPES: Final = ((bool, "boolean"), (int, "integer"), (str, "string"), (list, "array"))  # bool before int
+
+
+def _schema_of(key: str, default: Any, given: Mapping[str, Any] | None) -> dict:
+    """The JSON Schema of a slot's value: ``given``, else made from its ``default`` as JSON (``JSON_TYPES``); a
+    ValueError naming the slot when it cannot be made."""
+    if given is not None:
+        if not isinstance(given, Mapping) or not given or "description" in given:
+            raise ValueError(f"slot {key}: schema must be a JSON Schema (a non-empty mapping; its description is the "
+                             f"slot's doc), not {given!r}")
+        return dict(given)
+    kind = next((name for t, name in JSON_TYPES if isinstance(default, t)), None)
+    if kind is None:
+        raise ValueError(f"slot {key}: its default is written as {default!r}, whose JSON type cannot be told: give its "
+                         'schema (schema={"type": [..., "null"], ...})')
+    if kind == "array" and default:
+        return {"type": "array", "items": _schema_of(key, default[0], None)}
+    return {"type": kind}
 
 
 def _checked_words(key: str, words: Mapping[str, str | Mapping[str, str]]) -> dict:

@@ -28,23 +28,16 @@ function sortCards(cards, reversed) {
 }
 function rulesOf(st) { return (st && st.rules) || (S.catalog && S.catalog.presets[$("#preset").value]) || {}; }
 
-// English glosses of every rule's Japanese name (and of the one declaration alias): a rule is named in Japanese in
-// both languages, and in English mode its gloss follows ("8切り (eight cut)").
-const RULE_GLOSS_EN = {
-  jokers: "jokers", first_card: "first card", stairs: "stairs", skip_stairs: "skip stairs", double_stairs: "double stairs",
-  emperor: "emperor", skip_emperor: "skip emperor", suit_lock: "suit lock", partial_suit_lock: "partial suit lock",
-  rank_lock: "rank lock", color_lock: "color lock", revolution: "revolution", great_revolution: "great revolution", nuclear_bomb: "nuclear bomb",
-  attach_revolution: "attach revolution", jack_back: "jack back", nine_reverse: "nine reverse", bloody_mary: "Bloody Mary",
-  resurrection: "resurrection", seven_pass: "seven pass", ten_discard: "ten discard", spade3: "spade 3",
-  sandstorm: "sandstorm", eight_cut: "eight cut", six_cut: "six cut", nine_cut: "nine cut", cut_back: "cut back",
-  five_skip: "five skip", pass_until_flush: "passes last until the flush", lead_pass: "the leader may pass",
-  pass_abort: "too many passes end the deal", flush_on_finish: "a finishing play flushes",
-  declarations_required: "declare your plays", forbidden_finish: "forbidden finish", capital_fall: "capital fall",
-  gekokujo: "the lowest overthrows", exchange: "card exchange", exchange_request: "card request", inflation: "inflation",
-  reseat: "reseating", counter_revolution: "counter-revolution",
-};
-// Names the catalogue does not list: a declaration alias (declaring it declares its rule)
+// Names the catalogue does not list: a declaration alias (declaring it declares its rule), in Japanese and its
+// English gloss. A rule's own names come from the catalogue (GET /v1/rules: name_ja, name_en).
 const ALIAS_NAMES_JA = { counter_revolution: "革命返し" };
+const ALIAS_GLOSS_EN = { counter_revolution: "counter-revolution" };
+// The English gloss of a rule's Japanese name (its module's NAME_EN, served by the catalogue), or of an alias: a rule
+// is named in Japanese in both languages, and in English mode its gloss follows ("8切り (eight cut)").
+function ruleGloss(id) {
+  const r = S.catalog && S.catalog.rules.find((x) => x.id === id);
+  return (r && r.name_en) || ALIAS_GLOSS_EN[id];
+}
 // The titles of the places (from the state) and their English glosses
 const TITLE_GLOSS_EN = { 大富豪: "tycoon", 富豪: "rich", 平民: "commoner", 貧民: "poor", 大貧民: "beggar", 檄富豪: "tycoon", 檄貧民: "beggar" };
 
@@ -64,7 +57,7 @@ function ruleLabel(id, st) {
 // own alternative in brackets is left to the Japanese page).
 function ruleWord(id, st) {
   const name = ruleLabel(id, st);
-  const gloss = RULE_GLOSS_EN[id];
+  const gloss = ruleGloss(id);
   if (S.lang === "ja" || !gloss) return name;
   const card = id === "first_card" && /\(([^)]*)\)\s*$/.exec(name);
   return `${name.replace(/\s*[(（].*[)）]\s*$/, "")} (${gloss}${card ? ` ${card[1]}` : ""})`;
@@ -72,7 +65,7 @@ function ruleWord(id, st) {
 // A declarable rule's label in the declarations: its Japanese name, glossed in English ("付け革 — attach revolution").
 function declLabel(id, st) {
   const name = ruleLabel(id, st);
-  const gloss = S.lang === "ja" ? "" : RULE_GLOSS_EN[id];
+  const gloss = S.lang === "ja" ? "" : ruleGloss(id);
   return gloss ? `${name.replace(/\s*[(（].*[)）]\s*$/, "")} — ${gloss}` : name;
 }
 // A place's title (大富豪 … 大貧民), glossed in English mode
@@ -81,8 +74,9 @@ function titleWord(title) {
   const gloss = S.lang === "ja" ? "" : TITLE_GLOSS_EN[title];
   return gloss ? `${title} (${gloss})` : title;
 }
-// A rule's description in the page's language.
-function ruleDesc(r) { return (S.lang === "ja" && window.RULE_DESC_JA && RULE_DESC_JA[r.id]) || r.description; }
+// A rule's description in the page's language (the catalogue's description, or description_ja: its module's SUMMARY
+// and SUMMARY_JA).
+function ruleDesc(r) { return (S.lang === "ja" && r.description_ja) || r.description; }
 // Is this seat the player reading the page? Never in a state pasted into the judge (it is nobody's game here).
 function isMe(seat, st) { return !!(S.game && S.game.viewer === seat && !(st && st.detached)); }
 function seatWord(seat, st) {

@@ -13,8 +13,11 @@ from .revolution import REVOLUTION_MIN
 
 ID: Final = "attach_revolution"
 NAME_JA = "付け革"
+NAME_EN = "attach revolution"
 SUMMARY = ("On a field of 3 cards or fewer, play cards that together with the field form a legal 4-card group or "
            "stairs (exactly 4, no 2-3 link): a revolution, and the 4 cards become the field.")
+SUMMARY_JA = ("場が3枚以下のとき、場の札と合わせてちょうど4枚の組か階段になる札を出すと革命（2-3をまたぐ階段は不可）"
+              "。4枚が場になる。")
 PARAMS: dict = {}
 DECLARABLE = True
 JOINS_FIELD = True  # the played cards and the field's become one 4-card field (its candidates are joined ones)

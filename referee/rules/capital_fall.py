@@ -8,8 +8,11 @@ from .base import Param
 
 ID: Final = "capital_fall"
 NAME_JA = "都落ち"
+NAME_EN = "capital fall"
 SUMMARY = ("From the second deal: if a player other than the previous deal's top finishes first, the previous top "
            "is ranked last at once and its cards are discarded; the deal goes on without it.")
+SUMMARY_JA = ("2回目から：前回の大富豪以外が1位で上がると、前回の大富豪はすぐ最下位になり手札は捨てられる。"
+              "trigger が bottom なら前回の大貧民が1位のときだけ。")
 PARAMS = {"trigger": Param("anyone", "who finishing first makes the top fall: anyone but the top (gekifugo), or "
                            "only the previous deal's bottom", choices=("anyone", "bottom"))}
 REACTS_TO = (Finished,)

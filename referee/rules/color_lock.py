@@ -11,17 +11,23 @@ from .base import Param, Rejection
 
 ID: Final = "color_lock"
 NAME_JA = "色縛り"
+NAME_EN = "color lock"
 SUMMARY = ("When a play's cards are all of one color (red: hearts and diamonds; black: spades and clubs) and so are "
            "the cards of the play it beats, every play until the flush must be all that color (joker stand-ins count "
            "as the suit they stand for). A lone joker (or a set of jokers) may be played on it; the lock stays until "
            "the flush unless joker_ends.")
+SUMMARY_JA = ("手の札がすべて同じ色（赤：♥♦、黒：♠♣）で、前の手の札もすべてその色なら、"
+              "流れるまでその色の札だけで出さなければならない（ジョーカーは代わりのマークとして数える）。"
+              "ジョーカー単体は出せる。joker_ends なら縛りが解ける。")
 PARAMS = {"joker_ends": Param(False, "a lone joker (or a set of jokers) played on a locked field ends the lock")}
 DECLARABLE = True
 # the suits of each color, as suit bits (S=1, H=2, D=4, C=8)
 COLORS: Final = {"red": 0b0110, "black": 0b1001}
 LOCK_COLOR: Final[Slot[str | None]] = Slot(
     "locks.color", None, TRICK, view=True, lock=True,
-    words={"en": {"red": "red ♥♦", "black": "black ♠♣"}, "ja": {"red": "赤 ♥♦", "black": "黒 ♠♣"}})
+    words={"en": {"red": "red ♥♦", "black": "black ♠♣"}, "ja": {"red": "赤 ♥♦", "black": "黒 ♠♣"}},
+    schema={"type": ["string", "null"], "enum": [*COLORS, None]},
+    doc="a color lock (color_lock): every play must be all red (♥♦) or all black (♠♣)")
 STATE = (LOCK_COLOR,)
 
 

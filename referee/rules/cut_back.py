@@ -15,9 +15,12 @@ from ..state import Pending, State
 
 ID: Final = "cut_back"
 NAME_JA = "切り返し"
+NAME_EN = "cut back"
 SUMMARY = ("Right after a cut (8-cut, 6-cut, sandstorm), any other active player may play as many jokers as the "
            "cutting play had cards (action cut_back): the field is cut again and that player leads. The window "
            "is offered to every active seat but the cutter (pass declines); the next leader's lead closes it.")
+SUMMARY_JA = ("切り（8切り・6切り・砂嵐）の直後、切った枚数と同じ枚数のジョーカーを持つ人はすぐに出せる（cut_back）"
+              "。場がまた流れ、その人が親。")
 PARAMS: dict = {}
 DECLARABLE = True
 OPENS_CUT_BACK = True  # a cut back can be cut back in turn (as can the cuts of rules setting this flag)

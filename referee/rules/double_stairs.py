@@ -7,7 +7,9 @@ from ..shapes import make_reading
 
 ID: Final = "double_stairs"
 NAME_JA = "ダブル階段"
+NAME_EN = "double stairs"
 SUMMARY = "Two stairs of equal length (3+) over the same ranks in two suits, played at once; counts its cards for revolutions."
+SUMMARY_JA = "同じ数字の範囲・同じ長さ（3以上）の階段2マーク分を同時に出す。革命の枚数に数える。"
 PARAMS: dict = {}
 DECLARABLE = True
 SHAPE = True

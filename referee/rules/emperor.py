@@ -7,7 +7,9 @@ from ..shapes import make_reading
 
 ID: Final = "emperor"
 NAME_JA = "エンペラー"
+NAME_EN = "emperor"
 SUMMARY = "4 consecutive ranks in four different suits; 4 cards, so it can also make a revolution."
+SUMMARY_JA = "4つの異なるマークで4つ連続した数字。4枚なので革命にもなる。"
 PARAMS: dict = {}
 DECLARABLE = True
 SHAPE = True

@@ -13,11 +13,18 @@ from .base import Param, Rejection
 
 ID: Final = "exchange"
 NAME_JA = "カード交換"
+NAME_EN = "card exchange"
 SUMMARY = ("From the second deal on, the last player gives its N strongest cards to the first, who gives back N "
            "cards of its choice; second-last and second do the same with M (4+ players). Middle players never "
            "exchange. Among equally strong cards the giver chooses, unless auto_ties (tie_order: which suit first). "
            "keep_spade3: ♠3 is never part of the strongest-cards give; give_back: false: the higher player gives back "
            "only cards it held before the exchange.")
+SUMMARY_JA = ("2回目から、最下位は一番強い札N枚を1位に渡し、1位は好きな札N枚を返す。"
+              "下から2番目と2位はM枚（4人以上）。同じ強さの中では渡す人が選ぶ（auto_ties なら自動。"
+              "tie_order が CDHS なら♣・♦・♥・♠の順に弱いマークから取る）。by_size なら人数の半分の組が交換し、"
+              "枚数は外側から半分…1枚（6人: 3/2/1）。keep_spade3 なら♠3は一番強い札として渡さなくてよい（♠3を除いた"
+              "中で一番強い札を渡す。他に札が足りなければ少なく渡す）。give_back が false なら、"
+              "1位と2位は交換で受け取った札を返せず、交換の前から持っていた札から返す。")
 PARAMS = {"top": Param(2, "cards between first and last (N)", lo=0, hi=5),
           "second": Param(1, "cards between second and second-last (M)", lo=0, hi=4),
           "auto_ties": Param(False, "the referee breaks ties among equally strong cards itself (UECda: "
@@ -35,7 +42,8 @@ PARAMS = {"top": Param(2, "cards between first and last (N)", lo=0, hi=5),
 SPADE3: Final = 1  # ♠3's bit (card 0)
 # the cards exchanged in this deal, by pair from the ends (the new_deal hooks' ExchangeCounts, inflation's growth
 # included), kept until the next deal's are worked out
-COUNTS: Final[Slot[tuple]] = Slot("exchange_counts", (2, 1), MATCH, write=list, read=tuple)
+COUNTS: Final[Slot[tuple]] = Slot("exchange_counts", (2, 1), MATCH, write=list, read=tuple, doc=(
+    "exchange: the cards exchanged in this deal, by pair from the ends (inflation grows them)"))
 STATE = (COUNTS,)
 REACTS_TO = (Dealt, GiveProposed, Given)
 

@@ -17,10 +17,13 @@ from .base import Rejection
 
 ID: Final = "exchange_request"
 NAME_JA = "カード要求"
+NAME_EN = "card request"
 SUMMARY = ("Instead of receiving the last player's strongest cards, the first player names a rank (or JK) with "
            "action request; if the last player holds it, at least one card of it is handed over (the first may "
            "ask for fewer with count, never none). A rank answered 'not held' cannot be named again; naming goes "
            "on until N cards are received.")
+SUMMARY_JA = ("1位は最下位の一番強い札をもらう代わりに、数字（またはJK）を指定して要求する。"
+              "持っていれば1枚以上渡される。「ない」と答えた数字はもう指定できない。N枚受け取るまで続く。")
 PARAMS: dict = {}
 REACTS_TO = (Given,)
 JOKER: Final = 13  # the "rank" JK names

@@ -12,9 +12,13 @@ from .base import Param, Rejection
 
 ID: Final = "first_card"
 NAME_JA = "最初の札 (ダイヤの3)"
+NAME_EN = "first card"
 SUMMARY = ("In the first deal the holder of this card leads; with must_play its first play must contain it; with "
            "every_deal its holder after the exchange leads every deal; with must_play_every_deal the first play of "
            "every deal must contain it when its player holds it.")
+SUMMARY_JA = ("最初の回はこの札を持つ人が親。must_play ならその札を含めて出す必要がある。every_deal なら毎回、"
+              "交換後にこの札を持つ人が親。must_play_every_deal なら毎回、"
+              "最初の手を出す人がこの札を持っていればその札を含めて出す必要がある。")
 PARAMS = {"card": Param("D3", "the card whose holder leads the first deal",
                         choices=tuple(code(c) for c in range(52))),
           "must_play": Param(False, "the first play of the match must contain that card (gekifugo)"),

@@ -9,8 +9,12 @@ from .base import Param
 
 ID: Final = "five_skip"
 NAME_JA = "5とばし"
+NAME_EN = "five skip"
 SUMMARY = ("A play with N fives skips the next N active players. If the skipping comes back round to the player "
            "(コンボ), it may play on its own cards or pass, which flushes the field and lets it lead.")
+SUMMARY_JA = ("5をN枚含む手で、次のN人を飛ばす。自分まで一周したら（コンボ）、"
+              "自分の札に重ねて出すかパス（パスで流れて親）。rank で飛ばす数字を変えられる（K: Kとばし）。"
+              "round が flush なら一周した時点で流れて親、wrap なら余った分は自分を越えてさらに飛ばす。")
 PARAMS = {"rank": Param("5", "the rank that skips (K: Kとばし); T is the 10", choices=tuple(RANKS)),
           "round": Param("combo", "when the skipping comes back round to the player: combo (it may play on its own "
                          "cards or pass) or flush (the field flushes at once and it leads)", choices=("combo", "flush")),

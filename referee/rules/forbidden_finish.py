@@ -10,9 +10,14 @@ from .base import Param, flagged
 
 ID: Final = "forbidden_finish"
 NAME_JA = "反則上がり (役上がり)"
+NAME_EN = "forbidden finish"
 SUMMARY = ("Going out with a play that holds a joker, or the strongest rank of the order in force (2, or 3 when "
            "reversed), or (gekifugo) any 8, or (nanko) a play that cuts, is allowed but ranks the player from the "
            "bottom up: last place if free, else the lowest free place.")
+SUMMARY_JA = ("ジョーカー、その時の最強の数字（2、逆転中は3）、（激富豪）8、"
+              "（ナンコ）切る手で上がるのは反則上がり：下の空いている順位（普通は最下位）になる。"
+              "order が revolution ならJバック前の順で最強の数字を決め、"
+              "standin が false ならジョーカーの代用は数えない。")
 PARAMS = {"joker": Param(True, "a play holding a joker"),
           "strongest_rank": Param(True, "a play holding the strongest rank of the order in force"),
           "eight": Param(False, "a play holding any 8 (gekifugo)"),

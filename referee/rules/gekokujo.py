@@ -6,8 +6,10 @@ from ..state import replace
 
 ID: Final = "gekokujo"
 NAME_JA = "下剋上"
+NAME_EN = "the lowest overthrows"
 SUMMARY = ("From the second deal: if the previous deal's last player finishes first, the deal ends at once and the "
            "final places are the previous deal's turned upside down (before capital fall).")
+SUMMARY_JA = "2回目から：前回の最下位が1位で上がると、その回はすぐ終わり、順位は前回の逆になる（都落ちより先）。"
 PARAMS: dict = {}
 REACTS_TO = (Finished, PlacesFinal)
 ON_FINISH_ORDER = 0  # judged before capital fall: an upside-down deal has no fall

@@ -7,8 +7,11 @@ from .exchange import COUNTS
 
 ID: Final = "inflation"
 NAME_JA = "インフレーション"
+NAME_EN = "inflation"
 SUMMARY = ("If a deal's final ranking equals the previous deal's exactly, both exchange counts grow by 1 (caps "
            "5 and 4); any change of ranking resets them.")
+SUMMARY_JA = ("ある回の最終順位が前回と全く同じなら、交換枚数が両方1枚ずつ増える（上限5と4）。"
+              "順位が変われば元に戻る。")
 PARAMS = {"max_top": Param(5, "cap of N", lo=1, hi=8), "max_second": Param(4, "cap of M", lo=1, hi=8)}
 
 

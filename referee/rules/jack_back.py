@@ -14,8 +14,12 @@ if TYPE_CHECKING:
 
 ID: Final = "jack_back"
 NAME_JA = "Jバック"
+NAME_EN = "jack back"
 SUMMARY = ("A play containing a J reverses the order of strength until the field flushes (a second one restores it); "
            "with parity, only a play holding an odd number of Js does.")
+SUMMARY_JA = ("Jを含む手で、流れるまで強さの順が逆になる（もう一度で元に戻る。"
+              "again が keeps なら2枚目のJでも逆のまま）。parity なら1つの手に含まれるJが奇数枚のときだけ逆になり、"
+              "偶数枚では何も起きない。")
 PARAMS = {"optional": Param(False, "the player may decline it with decline: ['jack_back'] (nanko)"),
           "again": Param("restores", "a J played while a jack back holds: restores the order (each J toggles it) "
                          "or keeps it reversed", choices=("restores", "keeps")),
@@ -25,7 +29,8 @@ PARAMS = {"optional": Param(False, "the player may decline it with decline: ['ja
 DECLARABLE = True
 JACK: Final = 8
 DECLINE_RANK: Final = JACK  # optional: legal_moves lists a play holding a J (a joker standing in too) also declined
-JACK_BACK: Final = Slot("jack_back", False, TRICK, view=True, read=bool, turns=ORDER)
+JACK_BACK: Final = Slot("jack_back", False, TRICK, view=True, read=bool, turns=ORDER,
+                           doc="jack_back: the order is turned until the flush")
 STATE = (JACK_BACK,)
 
 

@@ -10,8 +10,13 @@ from .base import Param, Rejection
 
 ID: Final = "jokers"
 NAME_JA = "ジョーカー"
+NAME_EN = "jokers"
 SUMMARY = ("How many jokers the deck holds. A lone joker beats every single; with other cards it stands in for a card "
            "(with must_bind the play's 'as' must say which rank).")
+SUMMARY_JA = ("山札のジョーカーの枚数。ジョーカー1枚はどのシングルにも勝ち、他の札と組めばその札の代わりになる。"
+              "standin_effects が false なら、代わりになったジョーカーでは8切りなどの効果も縛りも発生しない。"
+              "must_bind なら、他の札と出すジョーカーは何の数字の代わりかを指定して出さなければならない（ジョーカー"
+              "だけで出すときは不要）。")
 PARAMS = {"count": Param(2, "jokers in the deck", lo=0, hi=2),
           "standin_effects": Param(True, "a joker standing in for a rank fires that rank's effects (8-cut, jack back, "
                                    "10-discard, 7-pass, 9-reverse, 5-skip, …) and counts for a new suit lock; false: "

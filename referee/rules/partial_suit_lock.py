@@ -8,8 +8,11 @@ from .suit_lock import LOCK_KIND, LOCK_SUITS, Lock
 
 ID: Final = "partial_suit_lock"
 NAME_JA = "片縛り"
+NAME_EN = "partial suit lock"
 SUMMARY = ("When a multi-card play shares at least one suit with the multi-card play it beats, every play until "
            "the flush must contain the shared suits.")
+SUMMARY_JA = ("複数枚の手が前の複数枚の手と1つ以上マークを共有すると、"
+              "流れるまでその共通マークを含めて出さなければならない。")
 PARAMS: dict = {}
 DECLARABLE = True
 

@@ -9,13 +9,18 @@ from .base import Param
 
 ID: Final = "pass_abort"
 NAME_JA = "連続パス打ち切り"
+NAME_EN = "too many passes end the deal"
 SUMMARY = ("After `turns` passes in a row without a play (passes on an empty field included; any play resets "
            "the count), the deal ends at once and the unfinished players take the remaining places in a random "
            "order drawn from the game's seed.")
+SUMMARY_JA = ("出さずに turns 回パスが続くと（空の場でのパスも数える）、その回はすぐ終わり、"
+              "残りの人の順位はゲームのシードから無作為に決まる。")
 PARAMS = {"turns": Param(20, "passes in a row that end the deal (UECda: 20)", lo=2, hi=200)}
 REACTS_TO = (Passed,)
 # passes in a row since the last play: the core counts them while the rule is on (slots.PASS_RUN), told as Passed.idle
-IDLE: Final = Slot("idle_turns", 0, DEAL, read=int, keeps=PASS_RUN)
+IDLE: Final = Slot("idle_turns", 0, DEAL, read=int, keeps=PASS_RUN, schema={"type": "integer", "minimum": 0},
+                   doc="pass_abort: passes in a row since the last play (the deal ends at its turns; 0 while the rule "
+                       "is off)")
 STATE = (IDLE,)
 
 

@@ -6,10 +6,14 @@ from .base import Param
 
 ID: Final = "pass_until_flush"
 NAME_JA = "パスは流れるまで"
+NAME_EN = "passes last until the flush"
 SUMMARY = ("A player who passes is skipped until the field flushes. The turn does reach the player whose cards are "
            "on the field, who may play over them or pass. The field flushes when every active player has passed "
            "since the last flush (a play resets nobody's pass); the last player who played leads, or the next "
            "active player if it has finished.")
+SUMMARY_JA = ("パスした人は流れるまで飛ばされる。場の札を出した人には番が回り、重ねて出すかパスできる。"
+              "最後にパスした時点で流れ、最後に出した人が親（上がっていれば次の人）。owner_plays_on が false なら、"
+              "他の全員がパスした時点で流れ、場の札を出した人が親。")
 PARAMS = {"owner_plays_on": Param(True, "the turn reaches the player whose cards are on the field, who may play "
                                   "over them or pass (UECda); false: once everyone else has passed the field "
                                   "flushes and that player leads")}
@@ -26,7 +30,9 @@ def _mask(seats: list) -> int:
 
 # the seats that passed since the trick began, who sit out until it ends (a bitmask; a list of seats in the state
 # JSON): the core adds each passer and clears them when a trick begins (slots.PASSERS)
-PASSED: Final = Slot("passed", 0, TRICK, write=_seats, read=_mask, keeps=PASSERS)
+PASSED: Final = Slot("passed", 0, TRICK, write=_seats, read=_mask, keeps=PASSERS,
+                     schema={"type": "array", "items": {"type": "integer", "minimum": 0}},
+                     doc="pass_until_flush: the seats that passed since the last flush (the turn skips them)")
 STATE = (PASSED,)
 
 

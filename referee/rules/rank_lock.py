@@ -10,12 +10,15 @@ from .base import Param, Rejection
 
 ID: Final = "rank_lock"
 NAME_JA = "激しば (連番縛り)"
+NAME_EN = "rank lock"
 SUMMARY = ("When a play's rank is the next rank after the play it beats (in the order in force), every play until "
            "the flush must be the next rank again. Sequences compare their weakest card.")
+SUMMARY_JA = ("前の札の次の数字（その時の強さの順で）を出すと、流れるまで次の数字を出し続けなければならない。"
+              "階段は一番弱い札で比べる。")
 PARAMS = {"second_play_only": Param(False, "only when it happens on the trick's second play (gekifugo)")}
 DECLARABLE = True
 RANK_LOCK: Final = Slot("locks.rank", False, TRICK, view=True, read=bool, lock=True,
-                        words={"en": "rank", "ja": "数字"})
+                        words={"en": "rank", "ja": "数字"}, doc="a rank lock (plays must go up by one rank; rank_lock)")
 STATE = (RANK_LOCK,)
 
 

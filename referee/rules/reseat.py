@@ -12,9 +12,13 @@ from .base import Param
 
 ID: Final = "reseat"
 NAME_JA = "席替え"
+NAME_EN = "reseating"
 SUMMARY = ("From the second deal the players sit in the previous deal's finishing order: play goes from the last-placed "
            "up to the first, then the last again, or with order down from the first down to the last. Seat numbers "
            "stay; only who plays after whom changes.")
+SUMMARY_JA = ("2回目から、前回の順位順に席替えする：大貧民→貧民→…→富豪→大富豪→大貧民の順に回る（order が down なら大"
+              "富豪から大貧民へ下る順）。席番号は変わらず、誰の次に誰が出すかだけが変わる（配る順、7渡しの相手、"
+              "飛ばす順も同じ）。")
 PARAMS = {"order": Param("up", "up: play goes from the last-placed up to the first (the first-placed sits before the "
                          "last-placed); down: from the first down to the last (the last-placed sits before the first)",
                          choices=("up", "down"))}

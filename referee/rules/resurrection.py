@@ -6,7 +6,9 @@ from ..view import PlayView
 
 ID: Final = "resurrection"
 NAME_JA = "死者蘇生"
+NAME_EN = "resurrection"
 SUMMARY = "A play with two or more fours: take one non-joker card of your choice from the discard pile."
+SUMMARY_JA = "4を2枚以上含む手：捨て札からジョーカー以外の好きな札を1枚取る。"
 PARAMS: dict = {}
 DECLARABLE = True
 FOUR: Final = 1

@@ -11,7 +11,10 @@ from .base import Param
 
 ID: Final = "revolution"
 NAME_JA = "革命"
+NAME_EN = "revolution"
 SUMMARY = "A play of enough cards toggles the order of strength (jokers stay strongest) until another revolution."
+SUMMARY_JA = ("規定枚数以上の手で強さの順が逆転する（ジョーカーは最強のまま）。次の革命まで続く。"
+              "by_stairs が false なら階段では革命にならない。")
 PARAMS = {"min_group": Param(4, "fewest cards for a revolution by a group", lo=2, hi=8),
           "min_stairs": Param(4, "fewest cards for a revolution by a sequence (UECda: 5)", lo=3, hi=13),
           "by_stairs": Param(True, "sequences make a revolution too (false: groups only)")}
@@ -20,7 +23,9 @@ NEVER: Final = 99  # more cards than any play holds
 ALIAS = "counter_revolution"  # 革命返し: declaring it declares this rule while ALIAS_WHILE holds
 ALIAS_WHILE = "revolution"  # the Table value that must hold: a revolution
 # fewest cards of any revolution from now on (raised by great_revolution / nuclear_bomb)
-REVOLUTION_MIN: Final = Slot("revolution_min", 0, DEAL, view=True, read=int)
+REVOLUTION_MIN: Final = Slot("revolution_min", 0, DEAL, view=True, read=int, doc=(
+    "revolution: the fewest cards of any revolution from now on (raised by great_revolution, nuclear_bomb; 0: the "
+    "rule's own)"))
 STATE = (REVOLUTION_MIN,)
 
 

@@ -13,7 +13,9 @@ if TYPE_CHECKING:
 
 ID: Final = "sandstorm"
 NAME_JA = "砂嵐 (3枚返し)"
+NAME_EN = "sandstorm"
 SUMMARY = "Exactly three 3s without jokers can be played on any field; the field flushes and the player leads."
+SUMMARY_JA = "ジョーカーなしの3を3枚は、どの場にも出せる。場が流れ、出した人が親。"
 PARAMS: dict = {}
 DECLARABLE = True
 OPENS_CUT_BACK = True  # its cut can be cut back (cut_back)

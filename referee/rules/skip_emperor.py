@@ -5,7 +5,9 @@ from .emperor import read_window, window_slots
 
 ID: Final = "skip_emperor"
 NAME_JA = "跳びエンペラー"
+NAME_EN = "skip emperor"
 SUMMARY = "4 ranks stepping by exactly 2 in four different suits."
+SUMMARY_JA = "4つの異なるマークで数字が2つずつ飛ぶ4枚。"
 PARAMS: dict = {}
 DECLARABLE = True
 SHAPE = True

@@ -5,7 +5,9 @@ from .stairs import read_run
 
 ID: Final = "skip_stairs"
 NAME_JA = "跳び階段"
+NAME_EN = "skip stairs"
 SUMMARY = "3 or more ranks of one suit stepping by exactly 2, e.g. ♠5-7-9; answered only by a stronger skip stairs."
+SUMMARY_JA = "同じマークで数字が2つずつ飛ぶ3枚以上（例：♠5-7-9）。より強い跳び階段でしか返せない。"
 PARAMS: dict = {}
 DECLARABLE = True
 SHAPE = True

@@ -7,7 +7,9 @@ from ..view import PlayView
 
 ID: Final = "spade3"
 NAME_JA = "スペ3"
+NAME_EN = "spade 3"
 SUMMARY = "A single ♠3 beats a lone joker (played as a joker); the field flushes and the ♠3's player leads."
+SUMMARY_JA = "ジョーカー単体に♠3単体で勝てる。場が流れ、♠3を出した人が親。"
 PARAMS: dict = {}
 DECLARABLE = True
 S3: Final = parse("S3")

@@ -8,7 +8,9 @@ from .base import Param
 
 ID: Final = "stairs"
 NAME_JA = "階段"
+NAME_EN = "stairs"
 SUMMARY = "3 or more consecutive ranks of one suit. A new sequence compares by its weakest card."
+SUMMARY_JA = "同じマークで3枚以上連続した数字。新しい階段は一番弱い札で比べる。"
 PARAMS = {"min_length": Param(3, "fewest cards in a stairs", lo=3, hi=13),
           "compare": Param("shift", "shift: new weakest beats old weakest (both sheets); "
                            "above: new weakest beats old strongest (UECda)", choices=("shift", "above"))}

@@ -2,7 +2,7 @@
 from dataclasses import dataclass
 from typing import ClassVar, Final
 
-from ..cards import parse_suits, suit_names
+from ..cards import SUITS, parse_suits, suit_names
 from ..effects import Effect
 from ..resolution import Resolution
 from ..slots import TRICK, Slot
@@ -11,19 +11,26 @@ from .base import Param, Rejection
 
 ID: Final = "suit_lock"
 NAME_JA = "縛り"
+NAME_EN = "suit lock"
 SUMMARY = ("When a play shows exactly the suits of the play it beats, every play until the flush must show that "
            "suit set (joker stand-ins count as the suit they stand for). A lone joker (or a set of jokers) may be "
            "played on it; the lock stays until the flush unless joker_ends.")
+SUMMARY_JA = ("前の札とマークの組が同じなら、流れるまでそのマークの組で出さなければならない（ジョーカーは代わりのマ"
+              "ークとして数える）。ジョーカー単体は出せる。joker_ends なら縛りが解ける。")
 PARAMS = {"joker_ends": Param(False, "a lone joker (or a set of jokers) played on a locked field ends the lock "
                               "(UECda)")}
 DECLARABLE = True
 # the suit locks' state, shared with partial_suit_lock (片縛り): the suits and the kind, "exact" or "partial"; the
 # page says the kind by its rule's name (縛り / 片縛り), never the engine's word
 LOCK_SUITS: Final = Slot("locks.suits", 0, TRICK, view=True, write=suit_names, read=parse_suits, lock=True,
-                         words={"en": "suits {suits}", "ja": "マーク {suits}"})
+                         words={"en": "suits {suits}", "ja": "マーク {suits}"},
+                         schema={"type": "array", "items": {"type": "string", "enum": list(SUITS)}},
+                         doc="the locked suits (suit_lock, partial_suit_lock)")
 _KIND_WORDS: Final = {"exact": "{rule}", "partial": "{rule:partial_suit_lock}"}
-LOCK_KIND: Final[Slot[str | None]] = Slot("locks.kind", None, TRICK, view=True, lock=True,
-                                          words={"en": _KIND_WORDS, "ja": _KIND_WORDS})
+LOCK_KIND: Final[Slot[str | None]] = Slot(
+    "locks.kind", None, TRICK, view=True, lock=True, words={"en": _KIND_WORDS, "ja": _KIND_WORDS},
+    schema={"type": ["string", "null"], "enum": [*_KIND_WORDS, None]},
+    doc="exact: suit_lock (plays show exactly those suits); partial: partial_suit_lock (plays contain them)")
 STATE = (LOCK_SUITS, LOCK_KIND)
 
 

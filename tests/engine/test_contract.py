@@ -29,10 +29,13 @@ from .base import Param, Rejection
 
 ID: Final = "{name}"
 NAME_JA = "色縛り"
+NAME_EN = "color lock"
 SUMMARY = "Two plays of one color lock the trick to that color."
+SUMMARY_JA = "同じ色の手が2回続くと、流れるまでその色で出さなければならない。"
 PARAMS = {{"strict": Param(False, "an example parameter")}}
 DECLARABLE = True
 RED: Final = 0b0110
+_NULLABLE: Final = {{"type": ["string", "null"]}}  # the schema of a slot whose default is None
 '''
 
 
@@ -64,7 +67,7 @@ def test_the_registry_keeps_the_contract():
 
 def test_a_well_formed_module_passes(tmp_path):
     module = rule_module(tmp_path, "color_ok", '''
-        COLOR: Final = Slot("locks.color_ok", None, TRICK, view=True)
+        COLOR: Final = Slot("locks.color_ok", None, TRICK, view=True, schema=_NULLABLE)
         STATE = (COLOR,)
 
         @dataclass(init=False, unsafe_hash=True)
@@ -145,7 +148,7 @@ def test_declaring_that_suits_matter_is_refused(tmp_path):
 def test_a_slot_left_out_of_state_is_refused(tmp_path):
     """The issue's first mistake: the slot kept index -1 and read jack back's value."""
     module = rule_module(tmp_path, "color_slot", '''
-        COLOR: Final = Slot("locks.color_slot", None, TRICK, view=True)
+        COLOR: Final = Slot("locks.color_slot", None, TRICK, view=True, schema=_NULLABLE)
         SEEN: Final = Slot("color_slot_seen", 0, TRICK)
         STATE = (SEEN,)
     ''')
@@ -156,7 +159,7 @@ def test_a_slot_left_out_of_state_is_refused(tmp_path):
 def test_a_slot_made_where_no_module_holds_it_is_refused(tmp_path):
     module = rule_module(tmp_path, "color_hidden", '''
         def _make():
-            return {"lock": Slot("locks.color_hidden", None, TRICK, view=True)}
+            return {"lock": Slot("locks.color_hidden", None, TRICK, view=True, schema=_NULLABLE)}
 
         KEPT = _make()
     ''')
@@ -173,11 +176,11 @@ def test_an_unnumbered_slot_fails_at_once_instead_of_reading_another_rules_value
 
 def test_two_modules_keeping_one_slot_key_are_refused(tmp_path):
     a = rule_module(tmp_path, "color_a", '''
-        COLOR: Final = Slot("locks.color_twice", None, TRICK, view=True)
+        COLOR: Final = Slot("locks.color_twice", None, TRICK, view=True, schema=_NULLABLE)
         STATE = (COLOR,)
     ''')
     b = rule_module(tmp_path, "color_b", '''
-        COLOR: Final = Slot("locks.color_twice", None, TRICK, view=True)
+        COLOR: Final = Slot("locks.color_twice", None, TRICK, view=True, schema=_NULLABLE)
         STATE = (COLOR,)
     ''')
     with pytest.raises(ContractError, match="locks.color_twice.*referee.rules.color_a"):
@@ -231,6 +234,21 @@ def test_a_module_without_its_id_or_with_bad_params_is_refused(tmp_path):
         del ID
     ''')
     refused(module, "has no ID", "choices must be a tuple holding the default 'green'")
+
+
+def test_a_module_without_its_words_in_both_languages_is_refused(tmp_path):
+    """The English gloss of the name and the Japanese summary are the module's, as the Japanese name and the English
+    summary are: GET /v1/rules serves them and the page shows them, so none may be missing, of another type or
+    empty."""
+    module = rule_module(tmp_path, "color_words", '''
+        del NAME_EN
+        SUMMARY_JA = ["流れるまでその色"]
+    ''')
+    refused(module, "has no NAME_EN", "SUMMARY_JA must be a str, not list")
+    module = rule_module(tmp_path, "color_blank", '''
+        NAME_EN = "  "
+    ''')
+    refused(module, "NAME_EN must not be empty")
 
 
 def test_asking_for_an_unknown_flag_is_an_error_not_an_empty_answer():

@@ -39,7 +39,8 @@ def test_the_catalogue_serves_each_rules_slots_with_their_words():
             rule, entry = served[slot.key]
             assert rule == module.ID
             assert entry == {"key": slot.key, "default": slot.write(slot.default), "lifetime": slot.lifetime,
-                             "lock": slot.lock, "words": slot.words}
+                             "lock": slot.lock, "words": slot.words,
+                             "schema": {**slot.schema, "description": slot.doc or f"{module.ID}: {module.SUMMARY}"}}
             top, _, rest = slot.key.partition(".")
             written = state[top][rest] if rest else state[top]
             assert written == entry["default"], slot.key  # a new state holds every slot at its default
@@ -55,7 +56,7 @@ def test_the_catalogue_serves_each_rules_slots_with_their_words():
 ])
 def test_a_lock_without_its_words_is_refused_by_name(kwargs, words):
     with pytest.raises(ValueError, match="slot locks.colour") as e:
-        Slot("locks.colour", None, TRICK, view=True, **kwargs)
+        Slot("locks.colour", None, TRICK, view=True, schema={"type": ["string", "null"]}, **kwargs)
     assert words in str(e.value)
 
 

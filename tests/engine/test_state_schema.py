@@ -1,22 +1,23 @@
-"""openapi.yaml's State schema says exactly what ``state_to_json`` writes: every key of the field table
+"""The State schema of the OpenAPI document the API serves (api/spec.py: openapi.yaml with the rules' slots filled in
+from the catalogue) says exactly what ``state_to_json`` writes: every key of the field table
 (referee/state_fields.py) required and described, the rules' slots key by key (a dotted slot inside its top-level
-object), and nothing the state no longer writes. A rule that adds a slot adds one property here; the test names
-the key, the rule and the place that lack it."""
+object), and nothing the state no longer writes. A slot's schema is its rule's (``Slot(..., schema=, doc=)``): the
+states of self-played games are checked against it, so a slot whose value breaks its declared schema fails here."""
 import copy
 import random
-from pathlib import Path
 
 import pytest
 import yaml
 from openapi_schema_validator import OAS31Validator
 
+from api.spec import catalogue_slots, fill_slots, openapi_spec, spec_path
 from referee import apply, legal_moves, new_game, state_to_json
 from referee.legal import instantiate
 from referee.rules import MODULES, RULE_SLOTS, VIEW_SLOTS
 from referee.slots import Slot
 from referee.state_fields import FIELDS, slot_groups
 
-SPEC = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
+SPEC = openapi_spec()
 # keys the API adds to a state it serves, not the engine: service/games.py adds the challenge of a game seating
 # registered bots to GET /v1/games/{id}
 API_KEYS = {"challenge"}
@@ -38,7 +39,7 @@ def schema_problems(spec: dict, keys: list[str], groups: dict[str, list[Slot]]) 
                  f"{_owner(slots[0])})" if slots else "")
         if key not in props:
             out.append(f"openapi.yaml components.schemas.State.properties lacks {key!r}, which state_to_json writes"
-                       f"{whose}: describe it there")
+                       f"{whose}: " + ("api/spec.py fills it from the slot's schema" if slots else "describe it there"))
         if key not in required:
             out.append(f"openapi.yaml components.schemas.State.required lacks {key!r}, which state_to_json always "
                        f"writes{whose}")
@@ -82,17 +83,33 @@ def test_a_slot_without_its_schema_or_a_key_no_longer_written_is_named():
     state = spec["components"]["schemas"]["State"]
     state["properties"]["days"] = {"type": "integer"}                      # a key the state stopped writing
     del state["properties"]["locks"]["properties"]["rank"]                 # a nested slot key left out
-    groups = {**GROUPS, "color_lock": [Slot("color_lock", None, "trick")]}  # a new rule's slot, not described
+    groups = {**GROUPS, "color_lock": [Slot("color_lock", False, "trick")]}  # a new rule's slot, not described
     problems = schema_problems(spec, KEYS + ["color_lock"], groups)
     assert problems == [
         "openapi.yaml components.schemas.State.properties lacks 'color_lock', which state_to_json writes (the slot "
-        "'color_lock' of no rule module): describe it there",
+        "'color_lock' of no rule module): api/spec.py fills it from the slot's schema",
         "openapi.yaml components.schemas.State.required lacks 'color_lock', which state_to_json always writes (the "
         "slot 'color_lock' of no rule module)",
         "openapi.yaml components.schemas.State.properties lists 'days', which state_to_json does not write: remove it "
         "(or list it in API_KEYS if the API adds it)",
         "openapi.yaml components.schemas.State.properties.locks.properties lacks 'rank', which the slot 'locks.rank' "
         "of referee.rules.rank_lock writes"]
+
+
+def test_a_slots_schema_is_given_or_made_from_its_default():
+    """A slot's schema is the one it gives, else its default's JSON type; a default written as null gives no type, so
+    such a slot must give its schema (a ValueError naming it otherwise). The description is the slot's doc, else its
+    rule's summary."""
+    assert Slot("schema_flag", False, "trick", doc="on").describe("rule: x")["schema"] == {
+        "type": "boolean", "description": "on"}
+    assert Slot("schema_count", 3, "deal").describe("rule: x")["schema"] == {"type": "integer", "description": "rule: x"}
+    assert Slot("schema_list", (2, 1), "match", write=list).schema == {"type": "array", "items": {"type": "integer"}}
+    given = {"type": ["string", "null"], "enum": ["red", None]}
+    assert Slot("schema_given", None, "trick", schema=given).schema == given
+    with pytest.raises(ValueError, match="slot schema_null: its default is written as None.*give its schema"):
+        Slot("schema_null", None, "trick")
+    with pytest.raises(ValueError, match="slot schema_described: schema must be a JSON Schema"):
+        Slot("schema_described", None, "trick", schema={"type": "null", "description": "no: that is the doc"})
 
 
 def _states(preset: str, plies: int):
@@ -108,12 +125,42 @@ def _states(preset: str, plies: int):
         st = apply(st, instantiate(rng.choice(legal_moves(st, seat)), rng))[1]
 
 
+def _state_errors(spec: dict, objs) -> list[str]:
+    validator = OAS31Validator({**spec["components"]["schemas"]["State"], "components": spec["components"]})
+    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for obj in objs for e in validator.iter_errors(obj)]
+
+
 @pytest.mark.parametrize("preset", ["uecda", "nanko", "gekifugo"])
 def test_state_jsons_fit_the_openapi_state_schema(preset):
-    validator = OAS31Validator({**SPEC["components"]["schemas"]["State"], "components": SPEC["components"]})
-    for obj in _states(preset, 40):
-        errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(obj)]
-        assert not errors, errors[:5]
+    errors = _state_errors(SPEC, _states(preset, 40))
+    assert not errors, errors[:5]
+
+
+def test_the_file_names_no_slot_and_the_served_schema_is_each_slots_own():
+    """openapi.yaml names no slot key (a new rule's slot needs no edit there); the served State schema holds each
+    slot's schema, as the catalogue serves it, under its key."""
+    raw = yaml.safe_load(spec_path().read_text())["components"]["schemas"]["State"]
+    tops = {s.key.split(".")[0] for s in VIEW_SLOTS + RULE_SLOTS}
+    assert not tops & (set(raw["properties"]) | set(raw["required"])), tops & set(raw["properties"])
+    props = SPEC["components"]["schemas"]["State"]["properties"]
+    for slot in catalogue_slots():
+        top, _, rest = slot["key"].partition(".")
+        assert (props[top]["properties"][rest] if rest else props[top]) == slot["schema"], slot["key"]
+        assert slot["schema"]["description"], slot["key"]
+    with pytest.raises(ValueError, match="names 'locks', which is the rules' slot 'locks.suits'"):
+        fill_slots(SPEC, catalogue_slots())  # filled twice: the file would name the slots
+
+
+def test_a_slot_whose_values_break_its_declared_schema_fails_the_state_check():
+    """The states are checked against the slots' own schemas: a slot declaring another type than it writes (the rank
+    lock as a string, the passers as seat names) is caught by the states of a game."""
+    raw = yaml.safe_load(spec_path().read_text())
+    wrong = {"locks.rank": {"type": "string", "description": "wrong"},
+             "passed": {"type": "array", "items": {"type": "string"}, "description": "wrong"}}
+    slots = [{**s, "schema": wrong.get(s["key"], s["schema"])} for s in catalogue_slots()]
+    errors = _state_errors(fill_slots(raw, slots), _states("nanko", 3))
+    assert any(e.startswith("locks/rank: False is not of type 'string'") for e in errors), errors[:5]
+    assert _state_errors(fill_slots(raw, catalogue_slots()), _states("nanko", 3)) == []
 
 
 def test_the_parts_of_a_state_list_every_key_the_engine_writes():

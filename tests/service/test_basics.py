@@ -5,6 +5,8 @@ import yaml
 from openapi_spec_validator import validate
 from openapi_spec_validator.validation.validators import OpenAPIV31SpecValidator
 
+from api.spec import openapi_spec
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -47,28 +49,33 @@ def test_openapi_has_no_key_twice():
 
 
 def test_openapi_validates_and_is_served(client):
-    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    """GET /openapi.yaml serves openapi.yaml with the rules' slots filled in (api/spec.py), a valid document."""
+    raw = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    spec = openapi_spec()
     assert spec["openapi"] == "3.1.0"
     validate(spec, cls=OpenAPIV31SpecValidator)
     r = client.get("/openapi.yaml")
     assert r.status_code == 200 and r.mimetype == "application/yaml"
     assert yaml.safe_load(r.data) == spec
+    assert spec["paths"] == raw["paths"] and spec != raw
 
 
 def test_openapi_states_locks_are_the_catalogues_lock_slots():
-    """A new lock (a slot with lock=True) is in the State schema's ``locks``, required and described; the schema
-    refuses any other key there. Every other slot of the catalogue is a property of the State too."""
+    """A new lock (a slot with lock=True) is in the served State schema's ``locks``, required and described by its
+    own schema; the schema refuses any other key there. Every other slot of the catalogue is a property of the State
+    too, required, its schema the slot's."""
     import referee
 
-    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
-    state = spec["components"]["schemas"]["State"]["properties"]
+    state = openapi_spec()["components"]["schemas"]["State"]
+    props = state["properties"]
     slots = [s for r in referee.catalog()["rules"] for s in r["slots"]]
     keys = {s["key"].split(".", 1)[1] for s in slots if s["lock"]}
-    locks = state["locks"]
+    locks = props["locks"]
     assert set(locks["properties"]) == keys and set(locks["required"]) == keys
     assert locks["additionalProperties"] is False
     assert all(locks["properties"][k].get("description") for k in keys), locks["properties"]
-    assert {s["key"].split(".", 1)[0] for s in slots} <= set(state), "slots the State schema does not name"
+    others = {s["key"]: s["schema"] for s in slots if "." not in s["key"]}
+    assert {k: props.get(k) for k in others} == others and set(others) <= set(state["required"])
 
 
 def test_openapi_names_every_kind_of_effect():
@@ -76,7 +83,7 @@ def test_openapi_names_every_kind_of_effect():
     from referee.contract import effect_classes
     from referee.rules import MODULES
 
-    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    spec = openapi_spec()
     kinds = set(spec["components"]["schemas"]["LegalMove"]["properties"]["kinds"]["items"]["enum"])
     assert {c.KIND for c in effect_classes(MODULES) if c.KIND} <= kinds
 
