@@ -27,3 +27,11 @@ def test_every_rule_is_named_by_a_scenario_test():
     texts = [p.read_text() for p in (ROOT / "tests" / "engine").glob("test_*.py") if p.name not in NOT_SCENARIOS]
     unnamed = {rid for rid in RULES if not any(f'"{rid}"' in t or f"{rid}=" in t for t in texts)}
     assert unnamed == set(), "rules no scenario test in tests/engine switches on or checks by name"
+
+
+def test_the_worked_example_is_the_whole_color_lock_module():
+    """docs/adding-a-rule.md shows referee/rules/color_lock.py whole (its words, its slot's schema): it must be the
+    module as it is."""
+    doc = (ROOT / "docs" / "adding-a-rule.md").read_text()
+    shown = doc.split("## The worked example", 1)[1].split("```python\n", 1)[1].split("```\n", 1)[0]
+    assert shown == (ROOT / "referee" / "rules" / "color_lock.py").read_text()
