@@ -3,12 +3,12 @@ when its first bot turn is expected to wait longer than its budget, rather than 
 make it late. Games in progress are never refused: their owed turns keep their place in the queue.
 
 The expected wait plays the queue forward the way the workers play it (``turn_ms``): each queued turn costs a
-job's overhead plus its strategy's time — a fixed few milliseconds for ``random`` and ``greedy``, and for ``mc``
-what is left of its budget, shared with the turns queued behind it. A queue of quick turns therefore lets new
-games in where an equally long queue of searches does not. Two more signals close the gate: the oldest turn had
-already waited longer than ``bots_busy_wait_s`` when the queue was looked at (late, whatever the estimate), and
-every game let in since the last look counts as one more turn owed now (a burst of creates between two looks
-cannot all pass).
+job's overhead plus its strategy's time — a fixed few milliseconds for ``random``, ``greedy`` and ``policy``, and
+for the searches (``mc``, ``policy_mc``) what is left of their budget, shared with the turns queued behind it. A
+queue of quick turns therefore lets new games in where an equally long queue of searches does not. Two more
+signals close the gate: the oldest turn had already waited longer than ``bots_busy_wait_s`` when the queue was
+looked at (late, whatever the estimate), and every game let in since the last look counts as one more turn owed
+now (a burst of creates between two looks cannot all pass).
 """
 from __future__ import annotations
 
@@ -29,7 +29,9 @@ LOOK_AT_MOST = 500   # queued turns looked at; a queue longer than this is busy 
 # at the queue does not see, the turns being played: with 40, the first bot turns of the games let in still waited
 # some 40 ms longer than expected, on average.
 JOB_OVERHEAD_MS = 40.0
-DECISION_MS = {"random": 1.0, "greedy": 3.0}
+DECISION_MS = {"random": 1.0, "greedy": 3.0, "policy": 3.0}
+# the strategies that search for their whole budget (workers.bots.SEARCHES: a test checks both agree)
+SEARCHES = ("mc", "policy_mc")
 
 
 @dataclass(frozen=True)
@@ -37,14 +39,14 @@ class QueuedTurn:
     """An owed bot turn waiting in the queue, as the gate prices it."""
     owed_at: float      # epoch seconds
     fixed_ms: float     # the expected decision time of the seats that do not search
-    search_share: float  # the share of the game's worker seats that search (``mc``): 0 to 1
+    search_share: float  # the share of the game's worker seats that search (``SEARCHES``): 0 to 1
 
 
 def price(strategies: list[str], owed_at: float) -> QueuedTurn:
     """The turn of a game whose worker seats play ``strategies`` (the seat that owes it unknown: an average)."""
     if not strategies:
         return QueuedTurn(owed_at, 0.0, 0.0)
-    fixed = [DECISION_MS.get(s, 0.0) for s in strategies if s != "mc"]
+    fixed = [DECISION_MS.get(s, 0.0) for s in strategies if s not in SEARCHES]
     return QueuedTurn(owed_at, sum(fixed) / len(strategies), 1 - len(fixed) / len(strategies))
 
 

@@ -19,7 +19,7 @@ from rq.worker import Worker
 
 JOB = "workers.jobs.play_bot_turn"  # by name: the service never imports the workers
 # The strategies a seat may name; workers/bots registers one function for each (a test checks both agree).
-BOT_STRATEGIES = ("greedy", "mc", "random")
+BOT_STRATEGIES = ("greedy", "mc", "policy", "policy_mc", "random")
 _WAITING = {JobStatus.CREATED, JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED}
 
 

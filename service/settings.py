@@ -38,7 +38,7 @@ class Settings:
     audit_max: int = 1000               # rejected proposals kept per game (XADD MAXLEN ~)
     idempotency_keys: int = 200         # Idempotency-Key answers kept per token of a game (its oldest are dropped)
     snapshot_every: int = 200           # a replay snapshot each time a game's seq crosses a multiple of this (0: none)
-    # the `mc` bot in served games (None: its defaults, 200 ms and 400 playouts per decision)
+    # the searching bots (`mc`, `policy_mc`) in served games (None: their defaults, 200 ms and 400 playouts per decision)
     mc_budget_ms: float | None = None
     mc_playouts: int | None = None
     # bot seats under load (docs/deploy.md "Bot workers")
@@ -76,7 +76,7 @@ class Settings:
 
     @property
     def mc_turn_budget_ms(self) -> float:
-        """An `mc` seat's budget per turn in served games: the setting, else the bot's own default."""
+        """A searching seat's (`mc`, `policy_mc`) budget per turn in served games: the setting, else the bots' default."""
         return self.mc_budget_ms if self.mc_budget_ms is not None else MC_DEFAULT_BUDGET_MS
 
     @property

@@ -26,7 +26,7 @@ def register(subparsers) -> None:
     c = subparsers.add_parser("uecda-client", help="enter one of our bots into a UECda server's match")
     c.add_argument("--host", default="127.0.0.1")
     c.add_argument("--port", type=int, default=protocol.PORT)
-    c.add_argument("--bot", default="mc", choices=("mc", "greedy", "random"))
+    c.add_argument("--bot", default="mc", choices=("mc", "policy_mc", "policy", "greedy", "random"))
     c.add_argument("--name", default=None)
     c.add_argument("--seed", type=int, default=None)
     c.add_argument("--connect-timeout", type=float, default=10.0, help="keep trying to connect this long (s)")

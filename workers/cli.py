@@ -38,9 +38,10 @@ def register(subparsers) -> None:
     t.add_argument("--parallel", type=int, default=1, help="with --server: matches (games) played at once")
     t.add_argument("--deal-timeout", type=float, default=600.0,
                    help="with --server: seconds a deal may take before the league stops (a bot that is not running)")
-    t.add_argument("--mc-budget-ms", type=float, default=None, help="mc time budget per decision (not with "
+    t.add_argument("--mc-budget-ms", type=float, default=None, help="mc and policy_mc time budget per decision (not with "
                                                                     "--server: REFEREE_MC_BUDGET_MS on the server)")
-    t.add_argument("--mc-playouts", type=int, default=None, help="mc playout cap per decision (not with --server)")
+    t.add_argument("--mc-playouts", type=int, default=None, help="mc and policy_mc playout cap per decision "
+                                                                  "(not with --server)")
     t.add_argument("--no-progress", action="store_true")
     t.add_argument("--json", action="store_true", help="print the standings as one JSON object too, as the last line")
     t.set_defaults(func=tournament_command)
@@ -127,7 +128,7 @@ def tournament_command(args) -> int:
         mc["playouts"] = args.mc_playouts
     seed = 1 if args.seed is None else args.seed  # public: the engine alone, no secret to key it with
     summary = run(args.preset, seats, args.deals, seed, rules=args.rules, match_deals=args.match_deals,
-                  processes=args.processes, options={"mc": mc}, show_progress=not args.no_progress)
+                  processes=args.processes, options={"mc": mc, "policy_mc": mc}, show_progress=not args.no_progress)
     print(table(summary))
     if args.json:
         print(json.dumps(last_line(summary)))

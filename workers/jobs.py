@@ -112,7 +112,7 @@ def warm_up() -> None:
 
 def bot_within(name: str, left_ms: float, full_ms: float, playouts: int | None):
     """(the bot for strategy ``name`` searching at most ``left_ms``, the budget it was given; None: it has none)."""
-    if name != "mc":
+    if name not in bots.SEARCHES:
         return _bot(name, None, None), None
     if left_ms <= 0:
         return bots.get("greedy"), 0.0
@@ -125,7 +125,7 @@ def bot_within(name: str, left_ms: float, full_ms: float, playouts: int | None):
 @lru_cache(maxsize=None)
 def _bot(name: str, mc_budget_ms: float | None, mc_playouts: int | None):
     options = {k: v for k, v in (("budget_ms", mc_budget_ms), ("playouts", mc_playouts)) if v is not None}
-    return bots.make(name, **options) if name == "mc" and options else bots.get(name)
+    return bots.make(name, **options) if name in bots.SEARCHES and options else bots.get(name)
 
 
 def play(service: GameService, game_id: str, seq: int, strategy=bots.get) -> dict:

@@ -12,7 +12,8 @@ from workers.bots import compiled
 
 ROOT = Path(workers.__file__).parent.parent
 
-# seeded greedy self-play of every preset, the mc bot asked at a few turns: every choice, printed
+# seeded greedy self-play of every preset, the mc, policy and policy_mc bots asked at a few turns: every choice,
+# printed
 CHOICES = """
 import random
 from referee import actors, apply, new_game
@@ -20,6 +21,7 @@ from referee.presets import PRESETS
 from workers.bots import make
 from workers.bots.observer import observe
 greedy, mc = make("greedy"), make("mc", playouts=6, budget_ms=10 ** 9)
+policy, policy_mc = make("policy", sample=True), make("policy_mc", playouts=8, budget_ms=10 ** 9, confident=2.0)
 for preset in PRESETS:
     rng = random.Random(7)
     st, _ = new_game(preset, None, ["a", "b", "c", "d"], 11)
@@ -27,7 +29,7 @@ for preset in PRESETS:
     while actors(st):
         seat = actors(st)[0]
         seen = observe(st, seat)
-        bot = mc if ply % 9 == 4 else greedy
+        bot = {4: mc, 6: policy, 7: policy_mc}.get(ply % 9, greedy)
         move = bot(seen.view, seen.legal, random.Random(ply), forbidden_last=seen.forbidden_last)
         print(preset, ply, sorted(move.items(), key=str))
         _, st, _ = apply(st, move)

@@ -9,11 +9,12 @@ from workers.bots.observer import ask, observe
 
 from .scenarios import SCENARIOS, do, game, head, only
 
-BOTS = {"random": {}, "greedy": {}, "mc": {"playouts": 6, "budget_ms": 60000}}
+BOTS = {"random": {}, "greedy": {}, "mc": {"playouts": 6, "budget_ms": 60000}, "policy": {},
+        "policy_mc": {"playouts": 6, "budget_ms": 60000}}
 
 
 def test_the_registry_knows_every_bot():
-    assert names() == ["greedy", "mc", "random"]
+    assert names() == ["greedy", "mc", "policy", "policy_mc", "random"]
 
 
 def decide(bot_name, st, seat, history=None):

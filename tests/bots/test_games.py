@@ -60,7 +60,7 @@ def test_a_bot_gets_only_its_seat_view(monkeypatch):
     assert dealt > 0, "no history with a deal reached a bot: the redaction check above checked nothing"
 
 
-@pytest.mark.parametrize("bot_name", ["random", "greedy", "mc"])
+@pytest.mark.parametrize("bot_name", ["random", "greedy", "mc", "policy", "policy_mc"])
 @pytest.mark.parametrize("preset", ["uecda", "nanko", "gekifugo"])
 def test_hidden_hands_do_not_change_a_choice(bot_name, preset):
     st, _ = new_game(preset, None, ["a", "b", "c", "d"], seed=11)
@@ -73,7 +73,7 @@ def test_hidden_hands_do_not_change_a_choice(bot_name, preset):
     other = with_other_hands_swapped(st, seat, random.Random(5))
     assert state_to_json(other) != state_to_json(st)
     assert observe(other, seat) == observe(st, seat)
-    bot = make(bot_name, **(TINY_MC if bot_name == "mc" else {}))
+    bot = make(bot_name, **(TINY_MC if bot_name in ("mc", "policy_mc") else {}))
     a = ask(bot, st, seat, random.Random(9))
     b = ask(bot, other, seat, random.Random(9))
     assert a == b

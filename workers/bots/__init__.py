@@ -14,7 +14,7 @@ with cards the entry allows (the engine computes legality, the bot only chooses)
   bot may remember what it saw given or passed; bots must work without it.
 
 ``get(name)`` returns the default instance of a strategy; ``make(name, **options)`` builds one with options
-(``mc``: ``budget_ms``, ``playouts``).
+(``mc`` and ``policy_mc``: ``budget_ms``, ``playouts``, …; ``policy``: ``sample``, ``temperature``).
 """
 from __future__ import annotations
 
@@ -22,19 +22,25 @@ from .compiled import guard
 
 guard()  # before the compiled modules: used only when built from the sources as they are
 
-from . import greedy, mc, random_bot  # noqa: E402
+from . import greedy, mc, policy, policy_mc, random_bot  # noqa: E402
 
 STRATEGIES = {
     "random": random_bot.choose,
     "greedy": greedy.choose,
     "mc": mc.MonteCarloBot(),
+    "policy": policy.PolicyBot(),
+    "policy_mc": policy_mc.PolicySearchBot(),
 }
 
 FACTORIES = {
     "random": lambda **_: random_bot.choose,
     "greedy": lambda **_: greedy.choose,
     "mc": lambda **opts: mc.MonteCarloBot(**opts),
+    "policy": lambda **opts: policy.PolicyBot(**opts),
+    "policy_mc": lambda **opts: policy_mc.PolicySearchBot(**opts),
 }
+# the strategies that search within a time budget (``budget_ms``, ``playouts``): service/backpressure.py SEARCHES
+SEARCHES = ("mc", "policy_mc")
 
 
 def names() -> list[str]:

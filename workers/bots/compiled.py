@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-NAMES = ("cards", "greedy", "mc", "observer")
+NAMES = ("cards", "greedy", "mc", "observer", "features", "policy", "belief", "policy_mc")
 _group = None
 
 

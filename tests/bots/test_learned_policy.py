@@ -1,0 +1,207 @@
+"""The learned policy (workers/bots/features.py, policy.py, belief.py, policy_mc.py, train_policy.py): its features
+see only the seat, its weights load and give a distribution over the legal moves, training is deterministic, and
+the `policy` and `policy_mc` bots play only legal moves under every preset and random rule switches, in budget."""
+import gc
+import json
+import random
+import time
+
+import pytest
+
+from referee import actors, apply, covers, instantiate, new_game, next_deal, redact_event
+from referee.cards import parse_many
+from workers.bots import belief, make, policy, train_policy
+from workers.bots.features import NAMES, SIZE, deck_of, features, situation_of_state, situation_of_view
+from workers.bots.observer import facts_of_view, observe, turn
+
+from .test_games import _decision_points, _random_switches
+
+
+def test_every_feature_is_named_once_and_documented():
+    assert len(NAMES) == SIZE == len(set(NAMES))
+    import ast
+    from pathlib import Path
+
+    import workers.bots
+    source = (Path(workers.bots.__file__).parent / "features.py").read_text()  # compiled, a module has no __doc__
+    table = ast.get_docstring(ast.parse(source))
+    for name in NAMES:
+        assert f"``{name}``" in table, name
+
+
+@pytest.mark.parametrize("preset", ["uecda", "nanko", "gekifugo"])
+def test_the_features_of_a_view_are_those_of_the_state(preset):
+    """What a bot is given (its view and annotated legal moves) and the engine state a playout holds give the same
+    features at every turn of random games, with and without rule switches."""
+    rng = random.Random(preset)
+    greedy = make("greedy")
+    turns = 0
+    for game in range(4):
+        st, _ = new_game(preset, _random_switches(preset, rng) if game % 2 else None, ["a", "b", "c", "d"], game)
+        deck = deck_of(st.rules.jokers)
+        while actors(st):
+            s = actors(st)[0]
+            seen = observe(st, s)
+            if not st.pending:
+                shown = facts_of_view(seen.view, seen.legal, seen.forbidden_last).turn
+                rows = features(shown, situation_of_view(seen.view, s, deck))
+                assert rows == features(turn(st, s, st.left(s) <= 6), situation_of_state(st, s, deck))
+                assert len(rows) == len(seen.legal) and all(len(r) == SIZE for r in rows)
+                turns += 1
+            move = greedy(seen.view, seen.legal, rng, forbidden_last=seen.forbidden_last) if rng.random() < 0.7 \
+                else rng.choice(seen.legal)
+            _, st, _ = apply(st, instantiate(move, rng))
+    assert turns > 100
+
+
+def test_the_committed_weights_load_and_give_a_distribution_over_the_legal_moves():
+    weights = policy.load()
+    assert weights.version >= 1 and weights.trained.get("command", "").startswith("python -m workers.bots.train_policy")
+    assert policy.WEIGHTS.stat().st_size < 100_000
+    rng = random.Random(3)
+    checked = {"turn": 0, "decision": 0}
+    for preset in ("uecda", "nanko", "gekifugo"):
+        st, _ = new_game(preset, None, ["a", "b", "c", "d"], 8)
+        for _ in range(2):
+            while actors(st):
+                s = actors(st)[0]
+                seen = observe(st, s)
+                probs = policy.probabilities(seen.view, seen.legal, seen.forbidden_last)
+                assert len(probs) == len(seen.legal) and abs(sum(probs) - 1.0) < 1e-9
+                assert all(0.0 <= p <= 1.0 for p in probs)
+                checked["decision" if st.pending else "turn"] += 1
+                _, st, _ = apply(st, instantiate(rng.choice(seen.legal), rng))
+            st, _ = next_deal(st)
+    assert checked["turn"] > 50 and checked["decision"] > 0
+
+
+def test_a_way_out_is_always_taken():
+    from tests.bots.scenarios import game, only
+    st = game("uecda", [["S3", "H3"], ["S4", "SQ", "HK"], ["H5", "HA"], ["D6", "DQ"]], only("uecda"))
+    seen = observe(st, 0)
+    probs = policy.probabilities(seen.view, seen.legal, seen.forbidden_last)
+    out = [i for i, m in enumerate(seen.legal) if sorted(m.get("cards", ())) == ["H3", "S3"]]
+    assert probs[out[0]] == 1.0
+    for name in ("policy", "policy_mc"):
+        assert sorted(make(name)(seen.view, seen.legal, random.Random(0))["cards"]) == ["H3", "S3"]
+
+
+TINY = ["--seed", "5", "--positions", "12", "--label-playouts", "2", "--steps", "30", "--rounds", "1", "--deals", "3",
+        "--eval-deals", "2", "--match-deals", "2"]
+
+
+def test_retraining_a_tiny_model_on_one_seed_gives_the_same_weights(tmp_path):
+    first, _ = train_policy.train(train_policy.parser().parse_args(TINY))
+    again, _ = train_policy.train(train_policy.parser().parse_args(TINY))
+    assert first.weights == again.weights
+    assert any(w != 0.0 for w in first.weights)
+    out = tmp_path / "tiny.json"
+    assert train_policy.main([*TINY, "--out", str(out)]) == 0
+    written = policy.from_json(json.loads(out.read_text()))
+    assert written.weights == [round(w, 6) for w in first.weights]
+    assert written.trained["command"] == "python -m workers.bots.train_policy " + " ".join([*TINY, "--out", str(out)])
+
+
+def _history_with_passes_on_a_single(rank: str):
+    """Seat 1 beats seat 0's single with a single ``rank``, seats 2 and 3 pass on it: the state (seat 0 to play or
+    pass) and seat 0's redacted history of those moves."""
+    from tests.bots.scenarios import game, only
+    st = game("uecda", [["S3", "H4", "D5", "C6", "SK"], [f"S{rank}", "H9", "DJ"], ["HT", "D4", "CK", "H2"],
+                        ["D6", "DQ", "C8"]], only("uecda"))
+    history = []
+    for seat, action, cards in ((0, "play", ["S3"]), (1, "play", [f"S{rank}"]), (2, "pass", None), (3, "pass", None)):
+        verdict, st, evs = apply(st, {"seat": seat, "action": action, **({"cards": cards} if cards else {})})
+        assert verdict.legal, verdict.to_json()
+        history += [redact_event(ev, 0) for ev in evs]
+    assert actors(st) == [0]
+    return st, history
+
+
+def test_a_pass_on_a_low_single_makes_hands_with_loose_singles_above_it_less_likely():
+    st, history = _history_with_passes_on_a_single("7")
+    view = observe(st, 0).view
+    seen = belief.evidence(history, 0, view)
+    assert [(p.seat, p.size, p.strength) for p in seen.passes] == [(2, 1, 4), (3, 1, 4)]
+    counts = {p["seat"]: p["hand_count"] for p in view["players"]}
+    deck = deck_of(st.rules.jokers)
+    weights = policy.load()
+    loose = belief.likelihood(seen, {2: parse_many(["H8", "D9", "CT", "HJ"])}, counts, deck, weights)
+    nothing_above = belief.likelihood(seen, {2: parse_many(["D3", "C4", "H5", "C5"])}, counts, deck, weights)
+    assert nothing_above == 1.0 and belief.FLOOR <= loose < 0.5
+    # without history, or when the order followed disagrees with the view, nothing is weighed
+    assert belief.evidence(None, 0, view).passes == []
+    assert belief.evidence(history, 0, dict(view, order="reversed")).passes == []
+
+
+def test_policy_mc_weighs_its_worlds_by_the_passes_it_saw():
+    st, history = _history_with_passes_on_a_single("7")
+    seen = observe(st, 0)
+    bot = make("policy_mc", playouts=40, budget_ms=60000, confident=2.0)
+    bot(seen.view, seen.legal, random.Random(1), history=history, forbidden_last=seen.forbidden_last)
+    assert bot.last_stats["passes"] == 2 and bot.last_stats["drawn"] == 4 * bot.last_stats["worlds"]
+    bot(seen.view, seen.legal, random.Random(1), forbidden_last=seen.forbidden_last)
+    assert bot.last_stats["passes"] == 0 and bot.last_stats["drawn"] == bot.last_stats["worlds"]
+
+
+def _play(bots, preset, rules, seed, deals, rng):
+    """Play ``deals`` deals of one match, every move checked against the engine's list; the moves made."""
+    st, events = new_game(preset, rules, ["a", "b", "c", "d"], seed)
+    history = [[redact_event(ev, s) for ev in events] for s in range(4)]
+    moves = 0
+    for deal in range(deals):
+        if deal:
+            st, events = next_deal(st)
+            for s in range(4):
+                history[s] += [redact_event(ev, s) for ev in events]
+        for _ in range(3000):
+            if not actors(st):
+                break
+            s = actors(st)[0]
+            seen = observe(st, s)
+            move = bots[s](seen.view, seen.legal, random.Random(rng.random()), history=history[s],
+                           forbidden_last=seen.forbidden_last)
+            assert any(covers(entry, move) for entry in seen.legal), (rules, move)
+            verdict, st, evs = apply(st, move)
+            assert verdict.legal, (rules, move, verdict.to_json())
+            for k in range(4):
+                history[k] += [redact_event(ev, k) for ev in evs]
+            moves += 1
+        assert st.phase == "deal_over", rules
+    return moves
+
+
+def test_the_policy_bots_play_only_legal_moves_under_random_rule_switches():
+    """300 deals: 264 with `policy` at every seat (most probable or sampled moves), 36 with a quick `policy_mc`
+    beside them, under every preset, as it is and with random rule switches."""
+    rng = random.Random(41)
+    deals = 0
+    for match in range(36):
+        preset = ("uecda", "nanko", "gekifugo")[match % 3]
+        rules = _random_switches(preset, rng) if match % 4 else None
+        quick = make("policy_mc", playouts=8, budget_ms=60000, confident=0.9)
+        bots = [make("policy", sample=True), make("policy"), make("policy", sample=True, temperature=0.5),
+                make("policy")]
+        _play(bots, preset, rules, match, 7, rng)
+        _play([quick] + bots[1:], preset, rules, 100 + match, 1, rng)
+        deals += 8
+    assert deals >= 288
+
+
+@pytest.mark.parametrize("preset", ["uecda", "nanko", "gekifugo"])
+def test_policy_mc_keeps_within_its_budget_plus_50ms_at_the_99th_percentile(preset):
+    """As mc's (tests/bots/test_games.py): CPU time of this thread, the cycle collector off while timing."""
+    budget_ms = 50
+    bot = make("policy_mc", budget_ms=budget_ms, playouts=10 ** 6, confident=2.0)
+    spent = []
+    gc.disable()
+    try:
+        for i, (view, legal, last) in enumerate(_decision_points(preset, 40, seed=22)):
+            t0 = time.thread_time()
+            bot(view, legal, random.Random(i), forbidden_last=last)
+            spent.append((time.thread_time() - t0) * 1000)
+    finally:
+        gc.enable()
+    spent.sort()
+    p99 = spent[int(0.99 * (len(spent) - 1))]
+    assert p99 <= budget_ms + 50, f"{preset}: 99th percentile {p99:.0f} ms of CPU for a {budget_ms} ms budget"
+    assert max(spent) > budget_ms / 2  # it did search (not every decision was confident or forced)
