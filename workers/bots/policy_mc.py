@@ -10,7 +10,9 @@ On a turn with a real choice:
   ``proposals=1``) the draw is uniform;
 - **playouts**: every candidate is played out in each world to the end of the deal (or until this seat's place is
   final), every seat's turns drawn from the policy at ``temperature`` (its other decisions greedy's), the same
-  random numbers for every candidate of a world;
+  random numbers for every candidate of a world. The default, 0.3, is sharper than the policy as trained: drawn at
+  1 the policy plays about as well as greedy, at 0.3 about as well as its most probable move, and with 0.3 the
+  search placed 2.15 against three ``mc`` in uecda where 1 placed 2.57 (120 deals each, the same deals);
 - **where the choice is close**: from ``MIN_WORLDS`` worlds on, a candidate whose places are worse than the best
   one's by more than two standard errors of their paired difference stops being played out, and the search ends
   when one is left; the budget goes to the candidates still in doubt (``prune=False``: every candidate is played
@@ -81,7 +83,7 @@ def playout(root: State, seat: int, policy: Policy, rng: random.Random, deck: in
 class PolicySearchBot:
     uses_history = True
 
-    def __init__(self, budget_ms: float = 200.0, playouts: int = 400, candidates: int = 3, temperature: float = 1.0,
+    def __init__(self, budget_ms: float = 200.0, playouts: int = 400, candidates: int = 3, temperature: float = 0.3,
                  proposals: int = 4, confident: float = 0.95, prune: bool = True, weights: str | None = None):
         self.budget_ms, self.playouts, self.candidates = budget_ms, playouts, candidates
         self.temperature, self.proposals, self.confident, self.weights = temperature, proposals, confident, weights
