@@ -84,10 +84,11 @@ class PolicySearchBot:
     uses_history = True
 
     def __init__(self, budget_ms: float = 200.0, playouts: int = 400, candidates: int = 3, temperature: float = 0.3,
-                 proposals: int = 4, confident: float = 0.95, prune: bool = True, weights: str | None = None):
+                 proposals: int = 4, confident: float = 0.95, prune: bool = True, weights: str | None = None,
+                 greedy_candidates: int = 0, min_worlds: int = MIN_WORLDS, prune_z: float = PRUNE_Z):
         self.budget_ms, self.playouts, self.candidates = budget_ms, playouts, candidates
         self.temperature, self.proposals, self.confident, self.weights = temperature, proposals, confident, weights
-        self.prune = prune
+        self.prune, self.greedy_candidates, self.min_worlds, self.prune_z = prune, greedy_candidates, min_worlds, prune_z
         self.last_stats: dict = {}
 
     def __call__(self, view: dict, legal: list[dict], rng: random.Random, history=None, forbidden_last=()) -> dict:
@@ -115,7 +116,7 @@ class PolicySearchBot:
         if out >= 0:
             return t.choices[out]
         probs = softmax(policy.scores(rows), 1.0, -1)
-        cands = self.candidates_of(t.choices, probs)
+        cands = self.candidates_of(t, probs)
         if len(cands) == 1 or probs[cands[0]] >= self.confident:
             return t.choices[cands[0]]
         seat = legal[0]["seat"]
@@ -129,24 +130,28 @@ class PolicySearchBot:
         best = min(range(len(cands)), key=lambda i: (places[i], i))
         return t.choices[cands[best]]
 
-    def candidates_of(self, choices: list, probs: list[float]) -> list[int]:
-        """The indexes of the policy's most probable plays (one per card set, at most ``candidates``) and of the
-        pass, most probable first."""
-        order = sorted(range(len(choices)), key=lambda i: (-probs[i], i))
+    def candidates_of(self, t, probs: list[float]) -> list[int]:
+        """The indexes of the policy's most probable plays (one per card set, at most ``candidates``), then of
+        greedy's best plays not among them (at most ``greedy_candidates``), and of the pass, most probable first."""
+        choices = t.choices
         out: list[int] = []
         keys = set()
-        plays = 0
-        for i in order:
-            m = choices[i]
-            if m["action"] == "pass":
+        for order, most in ((sorted(range(len(choices)), key=lambda i: (-probs[i], i)), self.candidates),
+                            ([i for _, i in greedy.ranking(t)] if self.greedy_candidates else [],
+                             self.greedy_candidates)):
+            plays = 0
+            for i in order:
+                m = choices[i]
+                if m["action"] == "pass":
+                    if i not in out:
+                        out.append(i)
+                    continue
+                k = _key(m)
+                if k in keys or plays >= most:
+                    continue
+                keys.add(k)
                 out.append(i)
-                continue
-            k = _key(m)
-            if k in keys or plays >= self.candidates:
-                continue
-            keys.add(k)
-            out.append(i)
-            plays += 1
+                plays += 1
         return out
 
     def search(self, view: dict, seat: int, cands: list[dict], rules, history, rng: random.Random,
@@ -188,8 +193,8 @@ class PolicySearchBot:
                 placed[i].append(place)
             done += len(active)
             worlds += 1
-            if self.prune and worlds >= MIN_WORLDS and len(active) > 1:
-                active = _close(placed, active)
+            if self.prune and worlds >= self.min_worlds and len(active) > 1:
+                active = _close(placed, active, self.prune_z)
                 if len(active) == 1:
                     break
         self.last_stats = {"worlds": worlds, "playouts": done, "candidates": len(cands), "left": len(active),
@@ -220,7 +225,7 @@ class PolicySearchBot:
         return drawn[-1][0], drawn[-1][1], len(drawn)
 
 
-def _close(placed: list[list[int]], active: list[int]) -> list[int]:
+def _close(placed: list[list[int]], active: list[int], z: float = PRUNE_Z) -> list[int]:
     """The candidates still in doubt: those not worse than the best by more than PRUNE_Z standard errors of their
     paired difference of places (every candidate still in has been played in the same worlds)."""
     best = min(active, key=lambda i: (sum(placed[i]), i))
@@ -232,6 +237,6 @@ def _close(placed: list[list[int]], active: list[int]) -> list[int]:
         n = len(diffs)
         mean = sum(diffs) / n
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
-        if mean - PRUNE_Z * math.sqrt(var / n) <= 0.0:
+        if mean - z * math.sqrt(var / n) <= 0.0:
             keep.append(i)
     return sorted(keep)
