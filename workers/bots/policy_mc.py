@@ -41,6 +41,7 @@ from . import greedy
 from .belief import Evidence, evidence, likelihood
 from .cards import rules_deck
 from .features import deck_of, features, situation_of_state
+from .mc import playout as greedy_playout
 from .mc import MAX_PLIES, NEAR_THE_END, _key, _table, known_gifts, resampled, sample_hands
 from .observer import facts, facts_of_view, forced
 from .policy import Policy, load, softmax, turn_of, way_out
@@ -85,10 +86,12 @@ class PolicySearchBot:
 
     def __init__(self, budget_ms: float = 200.0, playouts: int = 400, candidates: int = 3, temperature: float = 0.3,
                  proposals: int = 4, confident: float = 0.95, prune: bool = True, weights: str | None = None,
-                 greedy_candidates: int = 0, min_worlds: int = MIN_WORLDS, prune_z: float = PRUNE_Z):
+                 greedy_candidates: int = 0, min_worlds: int = MIN_WORLDS, prune_z: float = PRUNE_Z,
+                 greedy_playouts: bool = False):
         self.budget_ms, self.playouts, self.candidates = budget_ms, playouts, candidates
         self.temperature, self.proposals, self.confident, self.weights = temperature, proposals, confident, weights
         self.prune, self.greedy_candidates, self.min_worlds, self.prune_z = prune, greedy_candidates, min_worlds, prune_z
+        self.greedy_playouts = greedy_playouts
         self.last_stats: dict = {}
 
     def __call__(self, view: dict, legal: list[dict], rng: random.Random, history=None, forbidden_last=()) -> dict:
@@ -181,8 +184,12 @@ class PolicySearchBot:
             world: list[int | None] = []
             for i in active:
                 verdict, st, _ = apply(root, cands[i])
-                place = playout(st, seat, policy, random.Random(seed), deck, self.temperature, deadline) \
-                    if verdict.legal else 99
+                if not verdict.legal:
+                    place = 99
+                elif self.greedy_playouts:
+                    place = greedy_playout(st, seat, deadline)
+                else:
+                    place = playout(st, seat, policy, random.Random(seed), deck, self.temperature, deadline)
                 world.append(place)
                 if place is None:
                     break
