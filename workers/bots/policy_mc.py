@@ -184,6 +184,7 @@ class PolicySearchBot:
             world: list[int | None] = []
             for i in active:
                 verdict, st, _ = apply(root, cands[i])
+                place: int | None
                 if not verdict.legal:
                     place = 99
                 elif self.greedy_playouts:
@@ -195,9 +196,9 @@ class PolicySearchBot:
                     break
             if None in world:
                 break  # out of time mid-world: a world counts only when every candidate still in was played in it
-            for i, place in zip(active, world):
-                assert place is not None
-                placed[i].append(place)
+            for i, got in zip(active, world):
+                assert got is not None
+                placed[i].append(got)
             done += len(active)
             worlds += 1
             if self.prune and worlds >= self.min_worlds and len(active) > 1:
