@@ -2,6 +2,7 @@
 
     python benchmarks/bots.py --decisions 8 --playouts 24
     python benchmarks/bots.py --strength --bot policy_mc --against mc,greedy,random --deals 60
+    python benchmarks/bots.py --strength --bot policy_mc --against mc --deals 60 --switches 6
 
 **Speed** (the default): for each preset, greedy self-play deals provide ``--decisions`` turn decisions with a real
 choice (taken spread over the deal); each searching bot of ``--searchers`` (``mc``: greedy playouts; ``policy_mc``:
@@ -17,7 +18,9 @@ the seats rotated). The searching bots get ``--budget-ms`` per decision (default
 their cap (default: theirs, 400). Prints a table: the bot's mean place with its 95% interval (normal approximation,
 as ``referee tournament`` prints it; 2.5 is equal strength at four seats), its share of first places, the CPU time of
 its decisions (median and 99th percentile, ``time.thread_time``: its own work, not the machine's load), and the
-playouts per searched turn of the bot and of a searching opponent. ``--json`` adds one JSON line per row.
+playouts per searched turn of the bot and of a searching opponent. ``--json`` adds one JSON line per row (with the
+largest decision time and the tables' rules). ``--switches K`` plays each preset's deals at K tables of eight random
+rule switches (drawn from the seed; the row's preset reads ``<preset>+sw``); a bot's illegal move stops the run.
 """
 from __future__ import annotations
 
@@ -26,7 +29,7 @@ import json
 import random
 import time
 
-from referee import actors, apply, new_game
+from referee import actors, apply, catalog, new_game
 from referee.memo import relax_gc
 from referee.presets import PRESETS
 from workers import tournament
@@ -102,12 +105,29 @@ def _quantile(values: list[float], q: float) -> float:
     return ordered[int(q * (len(ordered) - 1))] if ordered else 0.0
 
 
+def switches(rng: random.Random) -> dict:
+    """Eight rules of the catalogue switched on or off at random (as the tests' random tables)."""
+    ids = [r["id"] for r in catalog()["rules"] if r["id"] not in ("jokers", "stairs", "first_card")]
+    return {rid: rng.random() < 0.5 for rid in rng.sample(ids, 8)}
+
+
+def tables(preset: str, args) -> list[tuple[dict | None, int]]:
+    """(rules, deals) of each table a preset's match is played at: the preset as it is, or with ``--switches`` that
+    many tables of random switches (drawn from the seed), the deals shared among them."""
+    if not args.switches:
+        return [(None, args.deals)]
+    rng = random.Random(f"switches:{preset}:{args.seed}")
+    share = [args.deals // args.switches + (i < args.deals % args.switches) for i in range(args.switches)]
+    return [(switches(rng), k) for k in share if k]
+
+
 def strength(args) -> None:
     options = {k: v for k, v in (("budget_ms", args.budget_ms), ("playouts", args.playouts)) if v is not None}
     presets = args.presets.split(",") if args.presets else list(PRESETS)
     print(f"{'preset':<10} {'bot':<10} {'against':<8} {'deals':>5} {'mean place':>10} {'95% CI':>16} {'1st':>6} "
           f"{'ms p50':>7} {'ms p99':>7} {'playouts/turn':>14} {'opp playouts/turn':>18}", flush=True)
     for preset in presets:
+        label = f"{preset}+sw" if args.switches else preset
         for opponent in args.against.split(","):
             logs: dict[str, dict] = {}
             made = tournament.make
@@ -116,24 +136,31 @@ def strength(args) -> None:
                 return Timed(made(name, **opts), logs.setdefault(name, {}))
 
             tournament.make = timed  # one process: the matches are played here, with these bots
+            records: list[dict] = []
             try:
-                summary = tournament.run(preset, [args.bot] + [opponent] * 3, args.deals, args.seed, processes=1,
-                                         options={name: options for name in SEARCHES}, show_progress=False)
+                for i, (rules, deals) in enumerate(tables(preset, args)):
+                    played = tournament.run(preset, [args.bot] + [opponent] * 3, deals, args.seed + i, rules=rules,
+                                            processes=1, options={name: options for name in SEARCHES},
+                                            show_progress=False)
+                    records.extend(played["records"])
             finally:
                 tournament.make = made
             mine, theirs = logs.get(args.bot, {}), logs.get(opponent, {}) if opponent != args.bot else {}
-            row = summary["bots"][args.bot]
+            row = tournament.summarize(records)[args.bot]
             per_turn = sum(mine.get("playouts", [])) / max(1, len(mine.get("playouts", [])))
             their_turn = sum(theirs.get("playouts", [])) / max(1, len(theirs.get("playouts", [])))
+            ms = mine.get("ms", [])
             lo, hi = row["ci95"]
-            print(f"{preset:<10} {args.bot:<10} {opponent:<8} {row['deals']:>5} {row['mean_place']:>10.3f} "
-                  f"{f'[{lo:.3f}, {hi:.3f}]':>16} {row['first_share']:>6.3f} {_quantile(mine.get('ms', []), 0.5):>7.1f} "
-                  f"{_quantile(mine.get('ms', []), 0.99):>7.1f} {per_turn:>14.1f} {their_turn:>18.1f}", flush=True)
+            print(f"{label:<10} {args.bot:<10} {opponent:<8} {row['deals']:>5} {row['mean_place']:>10.3f} "
+                  f"{f'[{lo:.3f}, {hi:.3f}]':>16} {row['first_share']:>6.3f} {_quantile(ms, 0.5):>7.1f} "
+                  f"{_quantile(ms, 0.99):>7.1f} {per_turn:>14.1f} {their_turn:>18.1f}", flush=True)
             if args.json:
-                print(json.dumps({"preset": preset, "bot": args.bot, "against": opponent, "deals": row["deals"],
+                print(json.dumps({"preset": label, "bot": args.bot, "against": opponent, "deals": row["deals"],
                                   "mean_place": row["mean_place"], "ci95": row["ci95"], "first_share": row["first_share"],
-                                  "ms_p50": _quantile(mine.get("ms", []), 0.5), "ms_p99": _quantile(mine.get("ms", []), 0.99),
-                                  "playouts_per_turn": per_turn, "opponent_playouts_per_turn": their_turn}), flush=True)
+                                  "ms_p50": _quantile(ms, 0.5), "ms_p99": _quantile(ms, 0.99),
+                                  "ms_max": max(ms, default=0.0), "playouts_per_turn": per_turn,
+                                  "opponent_playouts_per_turn": their_turn,
+                                  "tables": [rules for rules, _ in tables(preset, args)]}), flush=True)
 
 
 def main():
@@ -149,6 +176,8 @@ def main():
     parser.add_argument("--presets", default=None, help="strength: comma-separated presets (default: all)")
     parser.add_argument("--deals", type=int, default=60, help="strength: deals per preset and opponent")
     parser.add_argument("--budget-ms", type=float, default=None, help="strength: the searches' budget (default 200)")
+    parser.add_argument("--switches", type=int, default=0,
+                        help="strength: play each preset's deals at this many tables of random rule switches")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     from referee.compiled import build

@@ -139,7 +139,7 @@ def run(preset: str, seats: list[str], deals: int, seed: int, rules=None, match_
     results.sort(key=lambda r: r["index"])
     records = [rec for r in results for rec in r["records"]]
     return {"preset": preset, "deals": len(records), "seats": seats, "bots": summarize(records),
-            "seconds": round(time.time() - started, 1)}
+            "seconds": round(time.time() - started, 1), "records": records}
 
 
 def table(summary: dict) -> str:

@@ -113,7 +113,7 @@ class PolicySearchBot:
         if at is None:
             return greedy.act(facts_of_view(view, legal, forbidden_last))
         t, situation = at
-        policy = load(self.weights)
+        policy = load(self.weights, view.get("preset"))
         rows = features(t, situation)
         out = way_out(rows)
         if out >= 0:
@@ -160,7 +160,7 @@ class PolicySearchBot:
     def search(self, view: dict, seat: int, cands: list[dict], rules, history, rng: random.Random,
                deadline: float) -> list[float] | None:
         """Each candidate's mean place over the worlds searched (inf for one dropped), or None if none was."""
-        policy = load(self.weights)
+        policy = load(self.weights, rules.preset)
         deck_codes = rules_deck(rules)
         deck = deck_of(rules.jokers)
         known = known_gifts(history, seat)
