@@ -8,8 +8,10 @@ is the greedy bot's (``probabilities`` puts all the mass on greedy's entry there
 
 The weights live beside this module in ``policy.json``: ``version``, the feature ``names`` they were trained on (a
 file whose names differ from ``features.NAMES`` is refused), the ``weights``, and under ``trained`` the exact
-command that wrote them, its seed, the CPU time it took and what it did (workers/bots/train_policy.py). ``load()``
-reads them once.
+command that wrote them, its seed, the CPU time it took and what it did (workers/bots/train_policy.py). A preset may
+have its own, trained on its tables alone (``train_policy --presets <preset>``), in ``policy-<preset>.json``: a
+table of that preset (with or without switches) is played with those, every other with ``policy.json``. ``load()``
+reads each file once.
 
 The ``policy`` strategy (``PolicyBot``) plays the policy without search: its most probable move, or one sampled
 (``sample=True``), in well under a millisecond of its own.
