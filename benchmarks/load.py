@@ -1,8 +1,8 @@
 """Load benchmark: whole games played by N client threads against a running `referee serve`.
 
 Each client thread plays one game after another, cycling through three kinds: ``human`` (four human seats, the
-client plays every move), ``mixed`` (seat 0 human, three `mc` bots) and ``bot`` (four `mc` bots; the client
-only watches). New games start for --seconds; then the clients finish the games they hold (at most --drain
+client plays every move), ``mixed`` (seat 0 human, three bots) and ``bot`` (four bots; the client only watches);
+the bots are `mc` or ``--bot``'s strategy. New games start for --seconds; then the clients finish the games they hold (at most --drain
 seconds more), so every game that started within the run has had the time to finish. A create answered 503
 `bots_busy` is counted as refused (not started) and retried after its Retry-After.
 
@@ -14,7 +14,7 @@ the run, interpolated within buckets), and the largest bot queue depth seen.
 Starts `referee serve` as the README does (embedded store under a temporary data dir, rate limits off: one
 address sends everything) unless --url names a running one.
 
-    python benchmarks/load.py [--clients 16,64] [--seconds 45] [--drain 60] [--url URL] [--preset uecda]
+    python benchmarks/load.py [--clients 16,64] [--seconds 45] [--drain 60] [--url URL] [--preset uecda] [--bot mc]
 """
 from __future__ import annotations
 
@@ -80,8 +80,9 @@ class Tally:
 
 
 class Client:
-    def __init__(self, base: str, preset: str, tally: Tally, start_until: float, stop_at: float, seed: int):
-        self.base, self.preset, self.tally = base, preset, tally
+    def __init__(self, base: str, preset: str, tally: Tally, start_until: float, stop_at: float, seed: int,
+                 bot: str = "mc"):
+        self.base, self.preset, self.tally, self.bot = base, preset, tally, bot
         self.start_until, self.stop_at = start_until, stop_at
         self.s = requests.Session()
         self.rng = random.Random(seed)
@@ -102,7 +103,7 @@ class Client:
 
     def create(self, kind: str) -> dict | None:
         bots = {"human": (), "mixed": (1, 2, 3), "bot": (0, 1, 2, 3)}[kind]
-        players = [{"name": f"p{i}", **({"bot": "mc"} if i in bots else {})} for i in range(4)]
+        players = [{"name": f"p{i}", **({"bot": self.bot} if i in bots else {})} for i in range(4)]
         body = {"preset": self.preset, "seed": self.rng.randrange(1 << 30), "players": players}
         r = self.tally.timed("create", self.s, "POST", f"{self.base}/v1/games", json=body)
         if r is None:
@@ -192,7 +193,7 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
 
 
-def run(base: str, clients: int, seconds: float, drain: float, preset: str) -> dict:
+def run(base: str, clients: int, seconds: float, drain: float, preset: str, bot: str = "mc") -> dict:
     tally = Tally()
     before = histograms(base)
     t0 = time.monotonic()
@@ -210,7 +211,7 @@ def run(base: str, clients: int, seconds: float, drain: float, preset: str) -> d
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
-    threads = [threading.Thread(target=Client(base, preset, tally, start_until, stop_at, seed=i).run, args=(i,))
+    threads = [threading.Thread(target=Client(base, preset, tally, start_until, stop_at, seed=i, bot=bot).run, args=(i,))
                for i in range(clients)]
     for t in threads:
         t.start()
@@ -254,6 +255,7 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=45.0, help="new games start during this long")
     ap.add_argument("--drain", type=float, default=60.0, help="then the games held may finish for this long")
     ap.add_argument("--preset", default="uecda")
+    ap.add_argument("--bot", default="mc", help="the bot seats' strategy (mc, policy_mc, ...)")
     ap.add_argument("--url", default=None, help="a running `referee serve` (default: start one)")
     args = ap.parse_args()
     print(f"engine: {build()[1]}", flush=True)
@@ -265,7 +267,7 @@ def main() -> int:
     try:
         wait_healthy(base, proc)
         for n in (int(x) for x in args.clients.split(",")):
-            print(report(run(base, n, args.seconds, args.drain, args.preset)), flush=True)
+            print(report(run(base, n, args.seconds, args.drain, args.preset, args.bot)), flush=True)
             print(flush=True)
     finally:
         if proc is not None:
