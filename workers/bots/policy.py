@@ -8,10 +8,8 @@ is the greedy bot's (``probabilities`` puts all the mass on greedy's entry there
 
 The weights live beside this module in ``policy.json``: ``version``, the feature ``names`` they were trained on (a
 file whose names differ from ``features.NAMES`` is refused), the ``weights``, and under ``trained`` the exact
-command that wrote them, its seed, the CPU time it took and what it did (workers/bots/train_policy.py). A preset may
-have its own, trained on its tables alone (``train_policy --presets <preset>``), in ``policy-<preset>.json``: a
-table of that preset (with or without switches) is played with those, every other with ``policy.json``. ``load()``
-reads each file once.
+command that wrote them, its seed, the CPU time it took and what it did (workers/bots/train_policy.py). ``load()``
+reads them once.
 
 The ``policy`` strategy (``PolicyBot``) plays the policy without search: its most probable move, or one sampled
 (``sample=True``), in well under a millisecond of its own.
@@ -123,19 +121,15 @@ def from_json(data: dict) -> Policy:
     return Policy(list(data["weights"]), int(data.get("version", 0)), data.get("trained") or {})
 
 
-_loaded: dict[tuple[str | None, str | None], Policy] = {}
+_loaded: dict[str, Policy] = {}
 
 
-def load(path: str | None = None, preset: str | None = None) -> Policy:
-    """The policy in ``path``; without one, the committed policy for tables of ``preset``: ``policy-<preset>.json``
-    beside this module where that preset has its own (trained on its tables alone), else ``policy.json``. Read
-    once."""
-    key = (path, preset)
-    hit = _loaded.get(key)
+def load(path: str | None = None) -> Policy:
+    """The policy in ``path`` (default: the committed ``policy.json``), read once."""
+    where = str(WEIGHTS) if path is None else path
+    hit = _loaded.get(where)
     if hit is None:
-        own = WEIGHTS.with_name(f"policy-{preset}.json") if path is None and preset else None
-        where = path if path is not None else own if own is not None and own.exists() else WEIGHTS
-        hit = _loaded[key] = from_json(json.loads(Path(where).read_text()))
+        hit = _loaded[where] = from_json(json.loads(Path(where).read_text()))
     return hit
 
 
@@ -158,7 +152,7 @@ def probabilities(view: dict, legal: list[dict], forbidden_last=(), policy: Poli
                   temperature: float = 1.0) -> list[float]:
     """The probability of each entry of ``legal`` under the policy (summing to 1). On a turn to play or pass it is
     the softmax; for any other decision all of it goes to the entry the greedy bot chooses."""
-    policy = load(preset=view.get("preset")) if policy is None else policy
+    policy = load() if policy is None else policy
     at = turn_of(view, legal, forbidden_last)
     if at is None:
         chosen = greedy.choose(view, legal, random.Random(0), forbidden_last=forbidden_last)
@@ -185,6 +179,6 @@ class PolicyBot:
         if at is None:
             return greedy.act(facts_of_view(view, legal, forbidden_last))
         t, s = at
-        policy = load(self.weights, view.get("preset"))
+        policy = load(self.weights)
         i = policy.sample(t, s, rng, self.temperature) if self.sample else policy.best(t, s)
         return t.choices[i]

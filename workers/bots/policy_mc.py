@@ -41,7 +41,6 @@ from . import greedy
 from .belief import Evidence, evidence, likelihood
 from .cards import rules_deck
 from .features import deck_of, features, situation_of_state
-from .mc import playout as greedy_playout
 from .mc import MAX_PLIES, NEAR_THE_END, _key, _table, known_gifts, resampled, sample_hands
 from .observer import facts, facts_of_view, forced
 from .policy import Policy, load, softmax, turn_of, way_out
@@ -85,13 +84,10 @@ class PolicySearchBot:
     uses_history = True
 
     def __init__(self, budget_ms: float = 200.0, playouts: int = 400, candidates: int = 3, temperature: float = 0.3,
-                 proposals: int = 4, confident: float = 0.95, prune: bool = True, weights: str | None = None,
-                 greedy_candidates: int = 0, min_worlds: int = MIN_WORLDS, prune_z: float = PRUNE_Z,
-                 greedy_playouts: bool = False):
+                 proposals: int = 4, confident: float = 0.95, prune: bool = True, weights: str | None = None):
         self.budget_ms, self.playouts, self.candidates = budget_ms, playouts, candidates
         self.temperature, self.proposals, self.confident, self.weights = temperature, proposals, confident, weights
-        self.prune, self.greedy_candidates, self.min_worlds, self.prune_z = prune, greedy_candidates, min_worlds, prune_z
-        self.greedy_playouts = greedy_playouts
+        self.prune = prune
         self.last_stats: dict = {}
 
     def __call__(self, view: dict, legal: list[dict], rng: random.Random, history=None, forbidden_last=()) -> dict:
@@ -113,13 +109,13 @@ class PolicySearchBot:
         if at is None:
             return greedy.act(facts_of_view(view, legal, forbidden_last))
         t, situation = at
-        policy = load(self.weights, view.get("preset"))
+        policy = load(self.weights)
         rows = features(t, situation)
         out = way_out(rows)
         if out >= 0:
             return t.choices[out]
         probs = softmax(policy.scores(rows), 1.0, -1)
-        cands = self.candidates_of(t, probs)
+        cands = self.candidates_of(t.choices, probs)
         if len(cands) == 1 or probs[cands[0]] >= self.confident:
             return t.choices[cands[0]]
         seat = legal[0]["seat"]
@@ -133,34 +129,30 @@ class PolicySearchBot:
         best = min(range(len(cands)), key=lambda i: (places[i], i))
         return t.choices[cands[best]]
 
-    def candidates_of(self, t, probs: list[float]) -> list[int]:
-        """The indexes of the policy's most probable plays (one per card set, at most ``candidates``), then of
-        greedy's best plays not among them (at most ``greedy_candidates``), and of the pass, most probable first."""
-        choices = t.choices
+    def candidates_of(self, choices: list, probs: list[float]) -> list[int]:
+        """The indexes of the policy's most probable plays (one per card set, at most ``candidates``) and of the
+        pass, most probable first."""
+        order = sorted(range(len(choices)), key=lambda i: (-probs[i], i))
         out: list[int] = []
         keys = set()
-        for order, most in ((sorted(range(len(choices)), key=lambda i: (-probs[i], i)), self.candidates),
-                            ([i for _, i in greedy.ranking(t)] if self.greedy_candidates else [],
-                             self.greedy_candidates)):
-            plays = 0
-            for i in order:
-                m = choices[i]
-                if m["action"] == "pass":
-                    if i not in out:
-                        out.append(i)
-                    continue
-                k = _key(m)
-                if k in keys or plays >= most:
-                    continue
-                keys.add(k)
+        plays = 0
+        for i in order:
+            m = choices[i]
+            if m["action"] == "pass":
                 out.append(i)
-                plays += 1
+                continue
+            k = _key(m)
+            if k in keys or plays >= self.candidates:
+                continue
+            keys.add(k)
+            out.append(i)
+            plays += 1
         return out
 
     def search(self, view: dict, seat: int, cands: list[dict], rules, history, rng: random.Random,
                deadline: float) -> list[float] | None:
         """Each candidate's mean place over the worlds searched (inf for one dropped), or None if none was."""
-        policy = load(self.weights, rules.preset)
+        policy = load(self.weights)
         deck_codes = rules_deck(rules)
         deck = deck_of(rules.jokers)
         known = known_gifts(history, seat)
@@ -184,25 +176,20 @@ class PolicySearchBot:
             world: list[int | None] = []
             for i in active:
                 verdict, st, _ = apply(root, cands[i])
-                place: int | None
-                if not verdict.legal:
-                    place = 99
-                elif self.greedy_playouts:
-                    place = greedy_playout(st, seat, deadline)
-                else:
-                    place = playout(st, seat, policy, random.Random(seed), deck, self.temperature, deadline)
+                place = playout(st, seat, policy, random.Random(seed), deck, self.temperature, deadline) \
+                    if verdict.legal else 99
                 world.append(place)
                 if place is None:
                     break
             if None in world:
                 break  # out of time mid-world: a world counts only when every candidate still in was played in it
-            for i, got in zip(active, world):
-                assert got is not None
-                placed[i].append(got)
+            for i, place in zip(active, world):
+                assert place is not None
+                placed[i].append(place)
             done += len(active)
             worlds += 1
-            if self.prune and worlds >= self.min_worlds and len(active) > 1:
-                active = _close(placed, active, self.prune_z)
+            if self.prune and worlds >= MIN_WORLDS and len(active) > 1:
+                active = _close(placed, active)
                 if len(active) == 1:
                     break
         self.last_stats = {"worlds": worlds, "playouts": done, "candidates": len(cands), "left": len(active),
@@ -233,7 +220,7 @@ class PolicySearchBot:
         return drawn[-1][0], drawn[-1][1], len(drawn)
 
 
-def _close(placed: list[list[int]], active: list[int], z: float = PRUNE_Z) -> list[int]:
+def _close(placed: list[list[int]], active: list[int]) -> list[int]:
     """The candidates still in doubt: those not worse than the best by more than PRUNE_Z standard errors of their
     paired difference of places (every candidate still in has been played in the same worlds)."""
     best = min(active, key=lambda i: (sum(placed[i]), i))
@@ -245,6 +232,6 @@ def _close(placed: list[list[int]], active: list[int], z: float = PRUNE_Z) -> li
         n = len(diffs)
         mean = sum(diffs) / n
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
-        if mean - z * math.sqrt(var / n) <= 0.0:
+        if mean - PRUNE_Z * math.sqrt(var / n) <= 0.0:
             keep.append(i)
     return sorted(keep)
