@@ -29,7 +29,7 @@ import json
 import random
 import time
 
-from referee import actors, apply, catalog, new_game
+from referee import actors, apply, new_game
 from referee.memo import relax_gc
 from referee.presets import PRESETS
 from workers import tournament
@@ -105,12 +105,6 @@ def _quantile(values: list[float], q: float) -> float:
     return ordered[int(q * (len(ordered) - 1))] if ordered else 0.0
 
 
-def switches(rng: random.Random) -> dict:
-    """Eight rules of the catalogue switched on or off at random (as the tests' random tables)."""
-    ids = [r["id"] for r in catalog()["rules"] if r["id"] not in ("jokers", "stairs", "first_card")]
-    return {rid: rng.random() < 0.5 for rid in rng.sample(ids, 8)}
-
-
 def tables(preset: str, args) -> list[tuple[dict | None, int]]:
     """(rules, deals) of each table a preset's match is played at: the preset as it is, or with ``--switches`` that
     many tables of random switches (drawn from the seed), the deals shared among them."""
@@ -118,7 +112,7 @@ def tables(preset: str, args) -> list[tuple[dict | None, int]]:
         return [(None, args.deals)]
     rng = random.Random(f"switches:{preset}:{args.seed}")
     share = [args.deals // args.switches + (i < args.deals % args.switches) for i in range(args.switches)]
-    return [(switches(rng), k) for k in share if k]
+    return [(tournament.random_switches(rng), k) for k in share if k]
 
 
 def strength(args) -> None:

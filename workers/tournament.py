@@ -15,13 +15,20 @@ import sys
 import time
 from typing import Iterator
 
-from referee import actors, apply, legal_moves, new_game, next_deal, redact_event
+from referee import actors, apply, catalog, legal_moves, new_game, next_deal, redact_event
 from referee.scoring import standing
 
 from .bots import make, wants_history
 from .bots.observer import ask
 
 MAX_PLIES_PER_DEAL = 5000
+
+
+def random_switches(rng: random.Random, k: int = 8) -> dict[str, bool]:
+    """``k`` rules of the catalogue switched on or off at random: a table the presets do not name (the jokers, the
+    stairs and the first card are left as the preset has them)."""
+    ids = [r["id"] for r in catalog()["rules"] if r["id"] not in ("jokers", "stairs", "first_card")]
+    return {rid: rng.random() < 0.5 for rid in rng.sample(ids, k)}
 
 
 def match_seed(seed: int, index: int, bits: int = 31) -> int:

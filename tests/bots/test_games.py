@@ -4,11 +4,11 @@ import random
 
 import pytest
 
-from referee import (actors, apply, catalog, instantiate, new_game, next_deal, redact_event, state_from_json,
+from referee import (actors, apply, instantiate, new_game, next_deal, redact_event, state_from_json,
                      state_to_json)
 from workers.bots import make, mc
 from workers.bots.observer import ask, observe
-from workers.tournament import play_match, run
+from workers.tournament import play_match, random_switches, run
 
 from ..engine.helpers import with_other_hands_swapped
 
@@ -80,8 +80,7 @@ def test_hidden_hands_do_not_change_a_choice(bot_name, preset):
 
 
 def _random_switches(preset, rng):
-    ids = [r["id"] for r in catalog()["rules"] if r["id"] not in ("jokers", "stairs", "first_card")]
-    return {rid: rng.random() < 0.5 for rid in rng.sample(ids, 8)}
+    return random_switches(rng)
 
 
 @pytest.mark.parametrize("preset", ["uecda", "nanko", "gekifugo"])

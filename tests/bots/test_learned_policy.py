@@ -192,16 +192,19 @@ def test_policy_mc_keeps_within_its_budget_plus_50ms_at_the_99th_percentile(pres
     """As mc's (tests/bots/test_games.py): CPU time of this thread, the cycle collector off while timing."""
     budget_ms = 50
     bot = make("policy_mc", budget_ms=budget_ms, playouts=10 ** 6, confident=2.0)
-    spent = []
+    spent, worlds = [], []
     gc.disable()
     try:
         for i, (view, legal, last) in enumerate(_decision_points(preset, 40, seed=22)):
             t0 = time.thread_time()
             bot(view, legal, random.Random(i), forbidden_last=last)
             spent.append((time.thread_time() - t0) * 1000)
+            worlds.append(bot.last_stats.get("worlds", 0))
     finally:
         gc.enable()
     spent.sort()
     p99 = spent[int(0.99 * (len(spent) - 1))]
     assert p99 <= budget_ms + 50, f"{preset}: 99th percentile {p99:.0f} ms of CPU for a {budget_ms} ms budget"
-    assert max(spent) > budget_ms / 2  # it did search (not every decision was confident or forced)
+    # it did search (not every decision was confident or forced); a count, not a time: on a loaded machine a
+    # 50 ms deadline holds less CPU time than that
+    assert max(worlds) > 1

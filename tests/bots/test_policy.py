@@ -4,9 +4,10 @@ from collections import Counter
 
 import pytest
 
-from referee import actors, apply, catalog, forbidden_last, instantiate, legal_moves, new_game, next_deal, state_to_json
+from referee import actors, apply, forbidden_last, instantiate, legal_moves, new_game, next_deal, state_to_json
 from workers.bots import greedy
 from workers.bots.observer import facts
+from workers.tournament import random_switches
 
 from .scenarios import SCENARIOS
 
@@ -14,8 +15,7 @@ ANNOTATIONS = ("effects", "kinds", "forbidden_finish")
 
 
 def _switches(rng):
-    ids = [r["id"] for r in catalog()["rules"] if r["id"] not in ("jokers", "stairs", "first_card")]
-    return {rid: rng.random() < 0.5 for rid in rng.sample(ids, 10)}
+    return random_switches(rng, 10)
 
 
 def _plain(move):

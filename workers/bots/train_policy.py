@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from referee import InputError, actors, apply, catalog, instantiate, new_game, next_deal, redact_event
+from referee import InputError, actors, apply, instantiate, new_game, next_deal, redact_event
 from referee.presets import PRESETS
 
 from .features import SIZE, deck_of, features, situation_of_state, situation_of_view
@@ -42,6 +42,7 @@ from .mc import MonteCarloBot, NEAR_THE_END
 from .observer import facts, facts_of_view, forced, observe
 from .policy import WEIGHTS, Policy, way_out
 from . import greedy
+from ..tournament import random_switches
 
 VERSION = 1
 SEATS = ["a", "b", "c", "d"]
@@ -49,11 +50,10 @@ SEATS = ["a", "b", "c", "d"]
 
 def tables(rng: random.Random):
     """Endless (preset, rules): each preset as it is, then with random rule switches, in turn."""
-    ids = [r["id"] for r in catalog()["rules"] if r["id"] not in ("jokers", "stairs", "first_card")]
     while True:
         for preset in PRESETS:
             yield preset, None
-            yield preset, {rid: rng.random() < 0.5 for rid in rng.sample(ids, 8)}
+            yield preset, random_switches(rng)
 
 
 def matches(rng: random.Random, match_deals: int):
