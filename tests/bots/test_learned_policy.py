@@ -102,6 +102,16 @@ def test_retraining_a_tiny_model_on_one_seed_gives_the_same_weights(tmp_path):
     assert written.trained["command"] == "python -m workers.bots.train_policy " + " ".join([*TINY, "--out", str(out)])
 
 
+def test_training_plays_the_presets_asked_for_each_as_it_is_and_with_random_switches():
+    args = train_policy.parser().parse_args(["--presets", "nanko"])
+    drawn = train_policy.tables(random.Random(3), args.presets)
+    got = [next(drawn) for _ in range(6)]
+    assert [preset for preset, _ in got] == ["nanko"] * 6
+    assert [rules is None for _, rules in got] == [True, False] * 3
+    everywhere = train_policy.tables(random.Random(3))
+    assert [next(everywhere)[0] for _ in range(6)] == ["uecda", "uecda", "nanko", "nanko", "gekifugo", "gekifugo"]
+
+
 def _history_with_passes_on_a_single(rank: str):
     """Seat 1 beats seat 0's single with a single ``rank``, seats 2 and 3 pass on it: the state (seat 0 to play or
     pass) and seat 0's redacted history of those moves."""

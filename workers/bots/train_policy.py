@@ -3,7 +3,7 @@
     nice -n 10 python -m workers.bots.train_policy --seed 2026 --out workers/bots/policy.json
 
 1. **Positions**: self-play deals (matches of ``--match-deals`` deals, so exchanges and the previous places count)
-   cycle through the uecda, nanko and gekifugo presets and each preset with random rule switches; every seat
+   cycle through the uecda, nanko and gekifugo presets (or ``--presets``) and each with random rule switches; every seat
    plays greedy's move, or a random legal move with probability ``--explore``, so the positions vary. A turn to
    play or pass with at least two card sets to choose from is kept with probability ``--keep``, until
    ``--positions`` are kept.
@@ -48,18 +48,18 @@ VERSION = 1
 SEATS = ["a", "b", "c", "d"]
 
 
-def tables(rng: random.Random):
-    """Endless (preset, rules): each preset as it is, then with random rule switches, in turn."""
+def tables(rng: random.Random, presets=tuple(PRESETS)):
+    """Endless (preset, rules): each of ``presets`` as it is, then with random rule switches, in turn."""
     while True:
-        for preset in PRESETS:
+        for preset in presets:
             yield preset, None
             yield preset, random_switches(rng)
 
 
-def matches(rng: random.Random, match_deals: int):
+def matches(rng: random.Random, match_deals: int, presets=tuple(PRESETS)):
     """Endless self-play matches: (state at a deal's start, its events so far), deal by deal; the caller plays each
     deal to its end before asking for the next one (``send`` the finished state)."""
-    for preset, rules in tables(rng):
+    for preset, rules in tables(rng, presets):
         try:
             st, events = new_game(preset, rules, SEATS, rng.randrange(1 << 30))
         except InputError:
@@ -81,7 +81,7 @@ def collect(args, rng: random.Random) -> list[tuple[np.ndarray, int]]:
     """Positions labelled by mc: (features of every legal move, the index of mc's choice)."""
     mc = MonteCarloBot(budget_ms=1e12, playouts=args.label_playouts)
     out: list[tuple[np.ndarray, int]] = []
-    games = matches(rng, args.match_deals)
+    games = matches(rng, args.match_deals, args.presets)
     st, events = next(games)
     while len(out) < args.positions:
         history = [[redact_event(ev, s) for ev in events] for s in range(len(SEATS))]
@@ -172,14 +172,15 @@ def fit(batch: Batch, w: np.ndarray, steps: int, lr: float, l2: float) -> tuple[
 
 
 def play_deals(policies: list[Policy], deals: int, rng: random.Random, match_deals: int, sample: bool,
-               record: set[int]) -> tuple[list[tuple[np.ndarray, int]], list[float], list[float]]:
+               record: set[int], presets=tuple(PRESETS)
+               ) -> tuple[list[tuple[np.ndarray, int]], list[float], list[float]]:
     """Self-play of ``deals`` deals, seat i playing ``policies[i]`` (drawn from it with ``sample``, else its most
     probable move; other decisions greedy's). The moves of the seats in ``record``: (features, chosen) with the
     reward of the deal's place, and every seat's places added up."""
     moves: list[tuple[np.ndarray, int]] = []
     rewards: list[float] = []
     places = [0.0] * len(policies)
-    games = matches(rng, match_deals)
+    games = matches(rng, match_deals, presets)
     st, _ = next(games)
     for _ in range(deals):
         mine: list[tuple[int, tuple[np.ndarray, int]]] = []
@@ -221,12 +222,13 @@ def real_choice_moves(moves: list) -> bool:
     return len({m.cards for m in moves}) > 1 or (len(moves) > 1 and any(m.action == "pass" for m in moves))
 
 
-def evaluate(new: Policy, old: Policy, deals: int, rng: random.Random, match_deals: int) -> float:
+def evaluate(new: Policy, old: Policy, deals: int, rng: random.Random, match_deals: int,
+             presets=tuple(PRESETS)) -> float:
     """``new``'s mean place at a table with ``old`` (two seats each, both arrangements), most probable moves."""
     half = max(1, deals // 2)
     seed = rng.getrandbits(32)  # the same deals in both arrangements
-    _, _, a = play_deals([new, old, new, old], half, random.Random(seed), match_deals, False, set())
-    _, _, b = play_deals([old, new, old, new], half, random.Random(seed), match_deals, False, set())
+    _, _, a = play_deals([new, old, new, old], half, random.Random(seed), match_deals, False, set(), presets)
+    _, _, b = play_deals([old, new, old, new], half, random.Random(seed), match_deals, False, set(), presets)
     return (a[0] + a[2] + b[1] + b[3]) / (4 * half)
 
 
@@ -243,7 +245,7 @@ def train(args) -> tuple[Policy, dict]:
         current = Policy(list(w), VERSION)
         earlier = kept[rng.randrange(len(kept))]
         moves, rewards, _ = play_deals([current, earlier, current, earlier], args.deals, rng, args.match_deals,
-                                       True, {0, 2})
+                                       True, {0, 2}, args.presets)
         reinforce = Batch(moves, rewards)
         w_new = w
         opt = Adam(args.rl_lr)
@@ -252,7 +254,7 @@ def train(args) -> tuple[Policy, dict]:
             _, g_im = imitation.loss_and_gradient(w_new)
             w_new = opt.step(w_new, g_rl + args.anchor * g_im + args.l2 * w_new)
         candidate = Policy(list(w_new), VERSION)
-        place = evaluate(candidate, current, args.eval_deals, rng, args.match_deals)
+        place = evaluate(candidate, current, args.eval_deals, rng, args.match_deals, args.presets)
         better = place < 2.5
         report["rounds"].append({"round": r + 1, "moves": len(moves), "against": kept.index(earlier),
                                  "eval_mean_place": round(place, 4), "kept": better})
@@ -283,6 +285,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--rl-lr", type=float, default=0.005)
     p.add_argument("--anchor", type=float, default=1.0, help="weight of the imitation loss in the improvement")
     p.add_argument("--eval-deals", type=int, default=600, help="deals that decide whether a round is kept")
+    p.add_argument("--presets", type=lambda v: tuple(v.split(",")), default=tuple(PRESETS),
+                   help="the presets played (each as it is and with random switches; default: all)")
     p.add_argument("--out", default=str(WEIGHTS))
     p.add_argument("--verbose", action="store_true")
     return p
