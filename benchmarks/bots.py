@@ -150,7 +150,8 @@ def strength(args) -> None:
                   f"{_quantile(ms, 0.99):>7.1f} {per_turn:>14.1f} {their_turn:>18.1f}", flush=True)
             if args.json:
                 print(json.dumps({"preset": label, "bot": args.bot, "against": opponent, "deals": row["deals"],
-                                  "mean_place": row["mean_place"], "ci95": row["ci95"], "first_share": row["first_share"],
+                                  "mean_place": row["mean_place"], "ci95": row["ci95"],
+                                  "first_share": row["first_share"],
                                   "ms_p50": _quantile(ms, 0.5), "ms_p99": _quantile(ms, 0.99),
                                   "ms_max": max(ms, default=0.0), "playouts_per_turn": per_turn,
                                   "opponent_playouts_per_turn": their_turn,

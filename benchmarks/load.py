@@ -3,8 +3,8 @@
 Each client thread plays one game after another, cycling through three kinds: ``human`` (four human seats, the
 client plays every move), ``mixed`` (seat 0 human, three bots) and ``bot`` (four bots; the client only watches);
 the bots are `mc`, or ``--bot``'s strategy. New games start for --seconds; then the clients finish the games they
-hold (at most --drain seconds more), so every game that started within the run has had the time to finish. A create answered 503
-`bots_busy` is counted as refused (not started) and retried after its Retry-After.
+hold (at most --drain seconds more), so every game that started within the run has had the time to finish. A
+create answered 503 `bots_busy` is counted as refused (not started) and retried after its Retry-After.
 
 Reports requests/s over the run, p50/p99 per request kind, errors, games started/finished per kind, and the
 bot-turn latency (from the write that made a bot's turn owed to the bot's move applied, queueing included)
