@@ -72,16 +72,16 @@ _RUNS: Final[dict[int, tuple]] = {}
 _FEASIBLE: Final[dict[tuple, tuple]] = {}
 
 
-def suit_runs(step: int, pattern: int, jb: int, swaps: bool) -> tuple:
+def suit_runs(step: int, pattern: int, jb: int) -> tuple:
     """``_suit_runs``, kept."""
-    key = pattern | jb >> 39 | swaps << 15 | step << 16  # the jokers' bits 52-53 as bits 13-14
+    key = pattern | jb >> 39 | step << 16  # the jokers' bits 52-53 as bits 13-14
     got = _RUNS.get(key)
     if got is None:
-        got = _RUNS[key] = _suit_runs(step, pattern, jb, swaps)
+        got = _RUNS[key] = _suit_runs(step, pattern, jb)
     return got
 
 
-def _suit_runs(step: int, pattern: int, jb: int, swaps: bool) -> tuple:
+def _suit_runs(step: int, pattern: int, jb: int) -> tuple:
     """The runs of one suit (rank step 1 or 2, at least 3 cards) that a hand holding the ranks ``pattern`` in
     that suit and the jokers ``jb`` can make: ((size, lo, hi, cards as suit 0, jokers), ...)."""
     hand0 = sum(1 << 4 * r for r in range(13) if pattern >> r & 1) | jb
@@ -98,7 +98,7 @@ def _suit_runs(step: int, pattern: int, jb: int, swaps: bool) -> tuple:
             if missing > len(jokers):
                 break  # longer runs from this start miss at least as many
             sets: set = set()
-            _fill(slots, mask, hand0, jokers, missing, sets, swaps)
+            _fill(slots, mask, hand0, jokers, missing, sets)
             out.extend((length, lo, hi, m & NORMAL_MASK, m & JOKERS_MASK) for m in sets)
     return tuple(out)
 
@@ -172,9 +172,10 @@ def possible_cards(st: State, seat: int) -> int:
     return p.hand | (deck(st.rules.jokers) & ~st.seen())
 
 
-def candidates(hand: int, rules: Ruleset, swaps: bool = True, beat: Beat | None = None) -> set[int]:
+def candidates(hand: int, rules: Ruleset, beat: Beat | None = None) -> set[int]:
     """Card sets that may form one play; on a field (``beat``) only those of its size that may beat it.
-    With ``swaps``, a held card of a sequence may also be left in hand and replaced by a joker."""
+    A held card of a sequence may also be left in hand and replaced by a joker: ``hand`` may be the cards a seat
+    may hold (table mode), and whether it holds the card a joker stands for or not, the judge accepts the joker."""
     jb = hand & JOKERS_MASK
     j = jb >> 52
     out: set[int] = set()
@@ -213,7 +214,7 @@ def candidates(hand: int, rules: Ruleset, swaps: bool = True, beat: Beat | None 
                 pattern = patterns[s]
                 if count(pattern) + nj < 3:
                     continue
-                for k, lo, hi, normals, js in suit_runs(step, pattern, jb, swaps):
+                for k, lo, hi, normals, js in suit_runs(step, pattern, jb):
                     if (sizes is None or k in sizes) and (beat is None or beat.run(shape, k, lo, hi)):
                         out.add(normals << s | js)
             continue
@@ -231,7 +232,7 @@ def candidates(hand: int, rules: Ruleset, swaps: bool = True, beat: Beat | None 
                         break  # longer runs from this start miss at least as many
                     k = len(slots)
                     if (sizes is None or k in sizes) and (beat is None or beat.run(shape, k, *_span(slots))):
-                        _fill(slots, mask, hand, jokers, missing, out, swaps)
+                        _fill(slots, mask, hand, jokers, missing, out)
     return out
 
 
@@ -256,14 +257,14 @@ def _span(slots) -> tuple[int, int]:
     return min(ranks), max(ranks)
 
 
-def _fill(slots, mask, hand, jokers, missing, out, swaps):
+def _fill(slots, mask, hand, jokers, missing, out):
     base = mask & hand
-    if not jokers or not swaps and not missing:
+    if not jokers:
         out.add(base)
         return
     held = [c for c in slots if hand >> c & 1]
     # any held slot may also be left in hand and filled by a joker instead
-    for k in range(missing, (len(jokers) if swaps else missing) + 1):
+    for k in range(missing, len(jokers) + 1):
         for kept_out in combinations(held, k - missing):
             m = base & ~sum(1 << c for c in kept_out)
             for js in combinations(jokers, k):

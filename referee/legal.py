@@ -113,7 +113,7 @@ def _play_moves(st: State, seat: int, noted: bool = False):
         beat = Beat(st)
     memo = rules.moves_memo
     required = table.required
-    cands = candidates(possible, rules, swaps=not unknown, beat=beat)
+    cands = candidates(possible, rules, beat=beat)
     if beat is not None and (rules.special_cand_hooks or attach):
         cands |= rule_sets(st, possible, rules.special_cand_hooks) | attach
     out: list = []

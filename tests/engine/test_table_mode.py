@@ -1,7 +1,7 @@
 """Table mode: a real table's game where the referee knows only hand counts and what was shown."""
 import pytest
 
-from referee import InputError, correct_hands, new_game, next_deal, replay, state_to_json
+from referee import InputError, correct_hands, covers, judge, legal_moves, new_game, next_deal, replay, state_to_json
 
 from .helpers import bad, js, move, ok, only, pass_, places
 
@@ -33,6 +33,17 @@ def test_shape_strength_and_order_are_still_judged():
     bad(st, move(1, "play", ["H9"]), "too_weak")
     bad(st, move(1, "play", ["S3", "D4"]), "invalid_cards")
     bad(st, move(2, "play", ["HA"]), "not_your_turn")
+
+
+@pytest.mark.parametrize("cards, stands_for", [(["S8", "S9", "JK1"], "S7"), (["S8", "S9", "JK1"], "ST"),
+                                               (["S8", "JK1", "ST"], "S9")])
+def test_a_joker_may_stand_in_for_a_card_the_seat_may_hold_and_the_listing_says_so(cards, stands_for):
+    """The seat may hold the card the joker stands for as well as not: the judge accepts the joker, so legal moves
+    must list it (they once listed a joker in a run only for cards already seen)."""
+    st, _ = table("nanko", 4)
+    play = move(0, "play", cards, as_={"JK1": stands_for})
+    assert judge(st, play).legal
+    assert any(covers(m, play) and m.get("as") == {"JK1": stands_for} for m in legal_moves(st, 0))
 
 
 def test_a_card_already_seen_cannot_be_played_again():
