@@ -122,6 +122,7 @@ def strength(args) -> None:
           f"{'ms p50':>7} {'ms p99':>7} {'playouts/turn':>14} {'opp playouts/turn':>18}", flush=True)
     for preset in presets:
         label = f"{preset}+sw" if args.switches else preset
+        at = tables(preset, args)
         for opponent in args.against.split(","):
             logs: dict[str, dict] = {}
             made = tournament.make
@@ -132,7 +133,7 @@ def strength(args) -> None:
             tournament.make = timed  # one process: the matches are played here, with these bots
             records: list[dict] = []
             try:
-                for i, (rules, deals) in enumerate(tables(preset, args)):
+                for i, (rules, deals) in enumerate(at):
                     played = tournament.run(preset, [args.bot] + [opponent] * 3, deals, args.seed + i, rules=rules,
                                             processes=1, options={name: options for name in SEARCHES},
                                             show_progress=False)
@@ -155,7 +156,7 @@ def strength(args) -> None:
                                   "ms_p50": _quantile(ms, 0.5), "ms_p99": _quantile(ms, 0.99),
                                   "ms_max": max(ms, default=0.0), "playouts_per_turn": per_turn,
                                   "opponent_playouts_per_turn": their_turn,
-                                  "tables": [rules for rules, _ in tables(preset, args)]}), flush=True)
+                                  "tables": [rules for rules, _ in at]}), flush=True)
 
 
 def main():

@@ -79,15 +79,11 @@ def test_hidden_hands_do_not_change_a_choice(bot_name, preset):
     assert a == b
 
 
-def _random_switches(preset, rng):
-    return random_switches(rng)
-
-
 @pytest.mark.parametrize("preset", ["uecda", "nanko", "gekifugo"])
 @pytest.mark.parametrize("case", range(2))
 def test_a_bot_game_with_random_rule_switches_ends(preset, case):
     rng = random.Random(f"{preset}:{case}")
-    rules = _random_switches(preset, rng)
+    rules = random_switches(rng)
     bots = [make("mc", playouts=2, budget_ms=60000), make("greedy"), make("random"), make("greedy")]
     st, events = new_game(preset, rules, ["a", "b", "c", "d"], seed=case)
     history = [redact_event(ev, 0) for ev in events]
@@ -275,7 +271,7 @@ def test_the_playout_policy_chooses_as_greedy_does(preset):
     rng = random.Random(preset)
     turns = 0
     for game in range(6):
-        st, _ = new_game(preset, _random_switches(preset, rng) if game % 2 else None, ["a", "b", "c", "d"], game)
+        st, _ = new_game(preset, random_switches(rng) if game % 2 else None, ["a", "b", "c", "d"], game)
         while actors(st):
             s = actors(st)[0]
             seen = observe(st, s)

@@ -13,8 +13,9 @@ from referee.cards import parse_many
 from workers.bots import belief, make, policy, train_policy
 from workers.bots.features import NAMES, SIZE, deck_of, features, situation_of_state, situation_of_view
 from workers.bots.observer import facts_of_view, observe, turn
+from workers.tournament import random_switches
 
-from .test_games import _decision_points, _random_switches
+from .test_games import _decision_points
 
 
 def test_every_feature_is_named_once_and_documented():
@@ -37,7 +38,7 @@ def test_the_features_of_a_view_are_those_of_the_state(preset):
     greedy = make("greedy")
     turns = 0
     for game in range(4):
-        st, _ = new_game(preset, _random_switches(preset, rng) if game % 2 else None, ["a", "b", "c", "d"], game)
+        st, _ = new_game(preset, random_switches(rng) if game % 2 else None, ["a", "b", "c", "d"], game)
         deck = deck_of(st.rules.jokers)
         while actors(st):
             s = actors(st)[0]
@@ -187,7 +188,7 @@ def test_the_policy_bots_play_only_legal_moves_under_random_rule_switches():
     deals = 0
     for match in range(36):
         preset = ("uecda", "nanko", "gekifugo")[match % 3]
-        rules = _random_switches(preset, rng) if match % 4 else None
+        rules = random_switches(rng) if match % 4 else None
         quick = make("policy_mc", playouts=8, budget_ms=60000, confident=0.9)
         bots = [make("policy", sample=True), make("policy"), make("policy", sample=True, temperature=0.5),
                 make("policy")]

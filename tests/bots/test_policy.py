@@ -14,10 +14,6 @@ from .scenarios import SCENARIOS
 ANNOTATIONS = ("effects", "kinds", "forbidden_finish")
 
 
-def _switches(rng):
-    return random_switches(rng, 10)
-
-
 def _plain(move):
     """A move as JSON without the annotations a listed entry carries."""
     move = move if isinstance(move, dict) else move.to_json()
@@ -46,7 +42,7 @@ def test_the_greedy_bot_moves_alike_from_a_seat_view_and_from_the_engine_state(p
     rng = random.Random(f"policy:{preset}")
     seen = Counter()
     for game in range(10):
-        st, _ = new_game(preset, _switches(rng) if game % 3 else None, ["a", "b", "c", "d"], seed=rng.randrange(1 << 20))
+        st, _ = new_game(preset, random_switches(rng, 10) if game % 3 else None, ["a", "b", "c", "d"], seed=rng.randrange(1 << 20))
         for deal in range(2):  # the second deal opens with the exchange
             if deal:
                 st, _ = next_deal(st)
