@@ -1104,7 +1104,8 @@ function chooseOption(m) {
     renderHand(S.state, actorsOf(S.state));
     return;
   }
-  if (m.action === "request" || !Array.isArray(m.cards)) { propose(m); return; }
+  // a request names a rank and a take (死者蘇生) names a discard: neither has hand cards to select first
+  if (m.action === "request" || m.action === "take" || !Array.isArray(m.cards)) { propose(m); return; }
   S.selected = new Set(m.cards);
   S.chosen = m;
   S.declFor = null;

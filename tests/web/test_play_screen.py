@@ -247,6 +247,24 @@ def test_five_skip_and_seven_pass_say_who_is_skipped_and_what_was_received(scree
     page.wait_for_function("() => /you are skipped|飛ばされ/.test(document.querySelector('#banner').textContent)")
 
 
+def test_resurrection_takes_the_discard_its_option_names(screen, live):
+    page = screen
+    game = Game(live, "nanko", deal({0: ["S3", "D3", "S4", "H4", "C9"]}))  # nanko: ♠3 leads
+    open_seat(page, game, 0)
+    lead_d3_and_take_the_turn_back(page, game)
+    tap(page, "#hand .handcard[data-card='S4']")
+    tap(page, "#hand .handcard[data-card='H4']")
+    tap(page, "#act")
+    page.wait_for_function("() => /死者蘇生|resurrection/.test(document.querySelector('#due').textContent)")
+    option = page.locator("#options .option")
+    assert option.count() == 1 and "♦3" in option.first.inner_text()
+    seq = page.get_attribute("body", "data-seq")
+    tap(page, option.first)              # one click takes it: the card is in the discards, not the hand
+    page.wait_for_function("s => document.body.dataset.seq !== s", arg=seq)
+    page.wait_for_selector("#hand .handcard.received[data-card='D3'], #hand .handcard[data-card='D3']")
+    assert "D3" in game.state()["players"][0]["hand"]
+
+
 def test_passes_are_marked_on_the_seats_until_the_flush(screen, live):
     page = screen
     game = Game(live, "uecda", deal({0: ["D3", "C4"], 1: ["H2"]}, jokers=1))
