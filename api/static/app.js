@@ -241,8 +241,8 @@ function rulesSummary() {
   $("#rules-summary").textContent = t("rules_summary", { preset: $("#preset").value, on: all.filter((c) => c.checked).length,
     all: all.length, changed: changed ? t("rules_changed", { n: changed }) : "" });
 }
-// The strongest bot that answers within the bot-turn budget: mc (200 ms a turn by default), else greedy.
-function defaultBot() { return ["mc", "greedy"].find((b) => S.bots.includes(b)) || S.bots[0] || ""; }
+// The strongest bot that answers within the bot-turn budget: policy_mc (200 ms a turn by default), else mc, else greedy.
+function defaultBot() { return ["policy_mc", "mc", "greedy"].find((b) => S.bots.includes(b)) || S.bots[0] || ""; }
 // A new seat's name: "you" and "bot1"… in the page's language (あなた, ボット1…); renamed with the language until edited.
 function defaultName(i) { return i === 0 ? t("default_you") : t("default_bot", { n: i }); }
 function isDefaultName(name, i) {

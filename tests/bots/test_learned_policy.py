@@ -154,6 +154,28 @@ def test_policy_mc_weighs_its_worlds_by_the_passes_it_saw():
     assert bot.last_stats["passes"] == 0 and bot.last_stats["drawn"] == bot.last_stats["worlds"]
 
 
+def test_policy_mc_widens_to_its_reserve_plays_only_when_one_candidate_is_left():
+    """Without a time limit the search is the seed's alone: a reserve play joins only once the others are pruned
+    to one, is played in every world searched before it (so the comparison stays paired), and may be chosen."""
+    narrow = make("policy_mc", budget_ms=60000, playouts=120, confident=2.0, widen=0)
+    wide = make("policy_mc", budget_ms=60000, playouts=120, confident=2.0, widen=3)
+    joined = 0
+    for i, (view, legal, last) in enumerate(_decision_points("nanko", 12, seed=22)):
+        a = narrow(view, legal, random.Random(i), forbidden_last=last)
+        stats = narrow.last_stats
+        b = wide(view, legal, random.Random(i), forbidden_last=last)
+        if not stats:
+            assert not wide.last_stats and a == b  # no search: the policy's own choice either way
+            continue
+        extra = wide.last_stats["candidates"] - stats["candidates"]
+        assert 0 <= extra <= 3
+        if stats["left"] > 1:  # never down to one candidate: nothing joined and the search was the same
+            assert extra == 0 and wide.last_stats == stats and a == b
+        joined += extra
+        assert wide.last_stats["playouts"] >= stats["playouts"]
+    assert joined > 0
+
+
 def _play(bots, preset, rules, seed, deals, rng):
     """Play ``deals`` deals of one match, every move checked against the engine's list; the moves made."""
     st, events = new_game(preset, rules, ["a", "b", "c", "d"], seed)

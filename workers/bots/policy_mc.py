@@ -14,9 +14,13 @@ On a turn with a real choice:
   1 the policy plays about as well as greedy, at 0.3 about as well as its most probable move, and with 0.3 the
   search placed 2.15 against three ``mc`` in uecda where 1 placed 2.57 (120 deals each, the same deals);
 - **where the choice is close**: from ``MIN_WORLDS`` worlds on, a candidate whose places are worse than the best
-  one's by more than two standard errors of their paired difference stops being played out, and the search ends
-  when one is left; the budget goes to the candidates still in doubt (``prune=False``: every candidate is played
-  in every world until the budget or the playout cap ends the search).
+  one's by more than two standard errors of their paired difference stops being played out; the budget goes to the
+  candidates still in doubt (``prune=False``: every candidate is played in every world until the budget or the
+  playout cap ends the search);
+- **widening**: when one candidate is left, the policy's next play (up to ``widen`` of them, in its order) joins:
+  it is played first in the worlds already searched, from their seeds, so that it is compared with the one left on
+  the same worlds, then the search goes on as before; with none left to join, the search ends. The budget a clear
+  choice leaves is spent on the plays the policy ranked lower.
 
 The choice is the candidate of the best mean place (ties: the policy's order). ``budget_ms`` and ``playouts`` bound
 the search as mc's do; the deadline is checked at every ply of a playout, so a turn overruns its budget by one ply at
@@ -84,8 +88,9 @@ class PolicySearchBot:
     uses_history = True
 
     def __init__(self, budget_ms: float = 200.0, playouts: int = 400, candidates: int = 3, temperature: float = 0.3,
-                 proposals: int = 4, confident: float = 0.95, prune: bool = True, weights: str | None = None):
-        self.budget_ms, self.playouts, self.candidates = budget_ms, playouts, candidates
+                 proposals: int = 4, confident: float = 0.95, prune: bool = True, weights: str | None = None,
+                 widen: int = 4):
+        self.budget_ms, self.playouts, self.candidates, self.widen = budget_ms, playouts, candidates, widen
         self.temperature, self.proposals, self.confident, self.weights = temperature, proposals, confident, weights
         self.prune = prune
         self.last_stats: dict = {}
@@ -115,7 +120,7 @@ class PolicySearchBot:
         if out >= 0:
             return t.choices[out]
         probs = softmax(policy.scores(rows), 1.0, -1)
-        cands = self.candidates_of(t.choices, probs)
+        cands, reserve = self.candidates_of(t.choices, probs)
         if len(cands) == 1 or probs[cands[0]] >= self.confident:
             return t.choices[cands[0]]
         seat = legal[0]["seat"]
@@ -123,35 +128,40 @@ class PolicySearchBot:
             rules = ruleset_from_json(view)
         except Exception:  # noqa: BLE001 - a view without readable rules: the policy's choice
             return t.choices[cands[0]]
-        places = self.search(view, seat, [t.choices[i] for i in cands], rules, history, rng, deadline)
+        tried = cands + reserve
+        places = self.search(view, seat, [t.choices[i] for i in tried], len(cands), rules, history, rng, deadline)
         if places is None:
             return t.choices[cands[0]]
-        best = min(range(len(cands)), key=lambda i: (places[i], i))
-        return t.choices[cands[best]]
+        best = min(range(len(places)), key=lambda i: (places[i], i))
+        return t.choices[tried[best]]
 
-    def candidates_of(self, choices: list, probs: list[float]) -> list[int]:
+    def candidates_of(self, choices: list, probs: list[float]) -> tuple[list[int], list[int]]:
         """The indexes of the policy's most probable plays (one per card set, at most ``candidates``) and of the
-        pass, most probable first."""
+        pass, most probable first; then the next ``widen`` plays, held in reserve."""
         order = sorted(range(len(choices)), key=lambda i: (-probs[i], i))
         out: list[int] = []
+        reserve: list[int] = []
         keys = set()
-        plays = 0
         for i in order:
             m = choices[i]
             if m["action"] == "pass":
                 out.append(i)
                 continue
             k = _key(m)
-            if k in keys or plays >= self.candidates:
+            if k in keys:
                 continue
             keys.add(k)
-            out.append(i)
-            plays += 1
-        return out
+            if len(keys) <= self.candidates:
+                out.append(i)
+            elif len(reserve) < self.widen:
+                reserve.append(i)
+        return out, reserve
 
-    def search(self, view: dict, seat: int, cands: list[dict], rules, history, rng: random.Random,
+    def search(self, view: dict, seat: int, cands: list[dict], start: int, rules, history, rng: random.Random,
                deadline: float) -> list[float] | None:
-        """Each candidate's mean place over the worlds searched (inf for one dropped), or None if none was."""
+        """Each candidate's mean place over the worlds searched (inf for one dropped or never tried), or None if no
+        world was searched. The first ``start`` candidates are searched from the first world; each later one joins
+        when a single candidate is left (played first in the worlds already searched, from their seeds)."""
         policy = load(self.weights)
         deck_codes = rules_deck(rules)
         deck = deck_of(rules.jokers)
@@ -159,10 +169,24 @@ class PolicySearchBot:
         seen = evidence(history, seat, view) if history is not None and self.proposals > 1 else Evidence([], 0)
         counts = {p["seat"]: p["hand_count"] for p in view["players"]}
         placed: list[list[int]] = [[] for _ in cands]
-        active = list(range(len(cands)))
+        active = list(range(start))
+        waiting = list(range(start, len(cands)))
+        searched: list[tuple[State, int]] = []  # each world's root and playout seed, for a candidate that joins
         first: State | None = None
         worlds = done = drawn = 0
         while done + len(active) <= max(self.playouts, len(active)) and time.perf_counter() < deadline:
+            if len(active) == 1 and waiting and worlds >= MIN_WORLDS:
+                joining = waiting.pop(0)
+                for root, seed in searched:
+                    place = self.place_of(root, cands[joining], seat, policy, seed, deck, deadline)
+                    if place is None:
+                        break
+                    placed[joining].append(place)
+                    done += 1
+                if len(placed[joining]) < worlds:
+                    break  # out of time before it caught up: it is not compared
+                active = _close(placed, sorted(active + [joining]))
+                continue
             hands, rest, tries = self.draw(view, seat, rng, known, deck_codes, seen, counts, deck, policy)
             drawn += tries
             if first is None:
@@ -175,9 +199,7 @@ class PolicySearchBot:
             seed = rng.getrandbits(64)
             world: list[int | None] = []
             for i in active:
-                verdict, st, _ = apply(root, cands[i])
-                place = playout(st, seat, policy, random.Random(seed), deck, self.temperature, deadline) \
-                    if verdict.legal else 99
+                place = self.place_of(root, cands[i], seat, policy, seed, deck, deadline)
                 world.append(place)
                 if place is None:
                     break
@@ -188,15 +210,26 @@ class PolicySearchBot:
                 placed[i].append(place)
             done += len(active)
             worlds += 1
+            if waiting:
+                searched.append((root, seed))
             if self.prune and worlds >= MIN_WORLDS and len(active) > 1:
                 active = _close(placed, active)
-                if len(active) == 1:
-                    break
-        self.last_stats = {"worlds": worlds, "playouts": done, "candidates": len(cands), "left": len(active),
+            if len(active) == 1 and not waiting:
+                break
+        self.last_stats = {"worlds": worlds, "playouts": done, "candidates": len(cands) - len(waiting),
+                           "left": len(active),
                            "drawn": drawn, "passes": len(seen.passes)}
         if not worlds:
             return None
         return [sum(placed[i]) / len(placed[i]) if i in active else math.inf for i in range(len(cands))]
+
+    def place_of(self, root: State, move: dict, seat: int, policy: Policy, seed: int, deck: int,
+                 deadline: float) -> int | None:
+        """``seat``'s place after ``move`` in the world ``root``, played out from ``seed`` (None: out of time)."""
+        verdict, st, _ = apply(root, move)
+        if not verdict.legal:
+            return 99
+        return playout(st, seat, policy, random.Random(seed), deck, self.temperature, deadline)
 
     def draw(self, view: dict, seat: int, rng: random.Random, known, deck_codes: list[str], seen: Evidence,
              counts: dict[int, int], deck: int, policy: Policy) -> tuple[dict[int, list[str]], list[str], int]:
