@@ -149,8 +149,8 @@ def test_new_games_default_to_the_strongest_bot_and_table_mode_seats_are_people(
     wait_ready(page)
     kinds = page.locator(".seat-kind")
     bots = requests.get(f"{live.base}/web/config.json").json()["bots"]
-    assert "mc" in bots
-    assert [kinds.nth(i).input_value() for i in range(4)] == ["", "mc", "mc", "mc"]
+    assert "policy_mc" in bots
+    assert [kinds.nth(i).input_value() for i in range(4)] == ["", "policy_mc", "policy_mc", "policy_mc"]
     tap(page, "#table-mode")
     page.wait_for_selector("#leader-wrap:not([hidden])")
     assert all(not k.is_visible() for k in kinds.all())
