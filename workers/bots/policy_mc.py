@@ -217,8 +217,7 @@ class PolicySearchBot:
             if len(active) == 1 and not waiting:
                 break
         self.last_stats = {"worlds": worlds, "playouts": done, "candidates": len(cands) - len(waiting),
-                           "left": len(active),
-                           "drawn": drawn, "passes": len(seen.passes)}
+                           "left": len(active), "drawn": drawn, "passes": len(seen.passes)}
         if not worlds:
             return None
         return [sum(placed[i]) / len(placed[i]) if i in active else math.inf for i in range(len(cands))]
