@@ -156,7 +156,7 @@ def test_policy_mc_weighs_its_worlds_by_the_passes_it_saw():
 
 def test_policy_mc_widens_to_its_reserve_plays_only_when_one_candidate_is_left():
     """Without a time limit the search is the seed's alone: a reserve play joins only once the others are pruned
-    to one, is played in every world searched before it (so the comparison stays paired), and may be chosen."""
+    to one (a search that keeps two or more is unchanged), and at some turns one does join."""
     narrow = make("policy_mc", budget_ms=60000, playouts=120, confident=2.0, widen=0)
     wide = make("policy_mc", budget_ms=60000, playouts=120, confident=2.0, widen=3)
     joined = 0

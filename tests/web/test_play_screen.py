@@ -261,7 +261,7 @@ def test_resurrection_takes_the_discard_its_option_names(screen, live):
     seq = page.get_attribute("body", "data-seq")
     tap(page, option.first)              # one click takes it: the card is in the discards, not the hand
     page.wait_for_function("s => document.body.dataset.seq !== s", arg=seq)
-    page.wait_for_selector("#hand .handcard.received[data-card='D3'], #hand .handcard[data-card='D3']")
+    page.wait_for_selector("#hand .handcard[data-card='D3']")
     assert "D3" in game.state()["players"][0]["hand"]
 
 
