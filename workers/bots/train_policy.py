@@ -20,7 +20,7 @@
    from; else that version stays.
 
 The file written records its ``version``, the command (``trained.command``), the seed, the CPU seconds of the run,
-the positions, the loss and each round's outcome. ``tests/bots/test_train_policy.py`` trains a tiny model twice on
+the positions, the loss and each round's outcome. ``tests/bots/test_learned_policy.py`` trains a tiny model twice on
 one seed and checks the weights are identical.
 """
 from __future__ import annotations
