@@ -103,6 +103,18 @@ def test_retraining_a_tiny_model_on_one_seed_gives_the_same_weights(tmp_path):
     assert written.trained["command"] == "python -m workers.bots.train_policy " + " ".join([*TINY, "--out", str(out)])
 
 
+def test_labels_from_the_policy_mc_teacher_do_not_depend_on_the_number_of_processes():
+    """Labelling is split over processes; each label depends on its position and seed alone."""
+    args = train_policy.parser().parse_args(["--seed", "5", "--positions", "12", "--label-playouts", "16",
+                                             "--teacher", "policy_mc"])
+    alone = train_policy.collect(args, random.Random(5))
+    args.processes = 2
+    split = train_policy.collect(args, random.Random(5))
+    assert [label for _, label in alone] == [label for _, label in split]
+    assert all((a == b).all() for (a, _), (b, _) in zip(alone, split))
+    assert len({label for _, label in alone}) > 1
+
+
 def test_training_plays_the_presets_asked_for_each_as_it_is_and_with_random_switches():
     args = train_policy.parser().parse_args(["--presets", "nanko"])
     drawn = train_policy.tables(random.Random(3), args.presets)

@@ -7,10 +7,12 @@
    plays greedy's move, or a random legal move with probability ``--explore``, so the positions vary. A turn to
    play or pass with at least two card sets to choose from is kept with probability ``--keep``, until
    ``--positions`` are kept.
-2. **Imitation of search**: each kept position is labelled with the move the ``mc`` bot chooses there with
+2. **Imitation of search**: each kept position is labelled with the move the ``--teacher`` chooses there with
    ``--label-playouts`` playouts (no time limit: the label depends on the seed alone), from what the observer shows
-   that seat and its redacted history; the weights are fitted to those labels by the softmax's cross-entropy (full
-   batch, Adam, ``--steps`` steps, L2 ``--l2``).
+   that seat and its redacted history. The teacher is ``mc``, or ``policy_mc`` guided by the policy trained before
+   (``--teacher-weights``), so that each version learns from a search stronger than the one before it. Labelling
+   runs in ``--processes`` processes and gives the same labels for any number of them. The weights are fitted to
+   those labels by the softmax's cross-entropy (full batch, Adam, ``--steps`` steps, L2 ``--l2``).
 3. **Improvement by self-play**: ``--rounds`` rounds of REINFORCE. In a round's ``--deals`` deals two seats play the
    policy being trained, the other two an earlier version (the imitation one, or a later one kept), every move drawn
    from its policy; each trained seat's moves are reinforced by its place (2.5 - place: above the table's mean place
@@ -27,10 +29,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import os
 import random
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -77,15 +82,24 @@ def real_choice(legal: list[dict]) -> bool:
     return len({tuple(sorted(m.get("cards", ()))) for m in legal}) > 1
 
 
+def teacher(args):
+    """The search whose choices label the positions: ``mc``, or ``policy_mc`` guided by ``--teacher-weights`` (the
+    committed policy by default), each with ``--label-playouts`` playouts and no time limit."""
+    if args.teacher == "policy_mc":
+        from .policy_mc import PolicySearchBot
+        return PolicySearchBot(budget_ms=1e12, playouts=args.label_playouts, weights=args.teacher_weights)
+    return MonteCarloBot(budget_ms=1e12, playouts=args.label_playouts)
+
+
 def collect(args, rng: random.Random) -> list[tuple[np.ndarray, int]]:
-    """Positions labelled by mc: (features of every legal move, the index of mc's choice)."""
-    mc = MonteCarloBot(budget_ms=1e12, playouts=args.label_playouts)
-    out: list[tuple[np.ndarray, int]] = []
+    """Positions labelled by the teacher: (features of every legal move, the index of its choice). The positions
+    are drawn first, then labelled (by ``--processes`` processes): a label depends on its position and seed alone."""
+    asked: list[tuple[np.ndarray, dict, list[dict], list, tuple, int]] = []
     games = matches(rng, args.match_deals, args.presets)
     st, events = next(games)
-    while len(out) < args.positions:
+    while len(asked) < args.positions:
         history = [[redact_event(ev, s) for ev in events] for s in range(len(SEATS))]
-        while actors(st) and len(out) < args.positions:
+        while actors(st) and len(asked) < args.positions:
             s = actors(st)[0]
             seen = observe(st, s)
             move = forced(seen.legal)
@@ -94,12 +108,8 @@ def collect(args, rng: random.Random) -> list[tuple[np.ndarray, int]]:
                 assert at is not None
                 rows = features(at, situation_of_view(seen.view, s, deck_of(st.rules.jokers)))
                 if way_out(rows) < 0:
-                    chosen = mc(seen.view, seen.legal, random.Random(rng.getrandbits(32)), history=history[s],
-                                forbidden_last=seen.forbidden_last)
-                    label = next(i for i, m in enumerate(seen.legal) if m is chosen)
-                    out.append((np.array(rows, dtype=np.float64), label))
-                    if args.verbose and len(out) % 100 == 0:
-                        print(f"positions {len(out)}/{args.positions}", file=sys.stderr, flush=True)
+                    asked.append((np.array(rows, dtype=np.float64), seen.view, seen.legal, list(history[s]),
+                                  tuple(seen.forbidden_last), rng.getrandbits(32)))
             if move is None:
                 if rng.random() < args.explore:
                     move = instantiate(rng.choice(seen.legal), rng)
@@ -109,7 +119,29 @@ def collect(args, rng: random.Random) -> list[tuple[np.ndarray, int]]:
             for s2 in range(len(SEATS)):
                 history[s2] += [redact_event(ev, s2) for ev in evs]
         st, events = games.send(st)
-    return out
+    questions = [(view, legal, history, last, seed) for _, view, legal, history, last, seed in asked]
+    labels: list[int] = []
+    with multiprocessing.get_context("fork").Pool(args.processes, _start_labelling, (args,)) as pool:
+        for label in pool.imap(_label, questions, chunksize=8):
+            labels.append(label)
+            if args.verbose and len(labels) % 100 == 0:
+                print(f"positions labelled {len(labels)}/{len(questions)}", file=sys.stderr, flush=True)
+    return [(rows, label) for (rows, *_), label in zip(asked, labels)]
+
+
+_teacher: Callable[..., dict] | None = None  # the labelling process's teacher
+
+
+def _start_labelling(args) -> None:
+    global _teacher
+    _teacher = teacher(args)
+
+
+def _label(question) -> int:
+    view, legal, history, last, seed = question
+    assert _teacher is not None
+    chosen = _teacher(view, legal, random.Random(seed), history=history, forbidden_last=last)
+    return next(i for i, m in enumerate(legal) if m is chosen)
 
 
 class Batch:
@@ -264,7 +296,9 @@ def train(args) -> tuple[Policy, dict]:
         if args.verbose:
             print(f"round {r + 1}: mean place {place:.3f} against the version it started from "
                   f"({'kept' if better else 'dropped'})", file=sys.stderr, flush=True)
-    report["cpu_seconds"] = round(time.process_time() - started, 1)
+    labelling = os.times()  # the labelling processes' CPU time
+    report["cpu_seconds"] = round(time.process_time() - started + labelling.children_user + labelling.children_system,
+                                  1)
     return Policy(list(w), VERSION, report), report
 
 
@@ -272,7 +306,11 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m workers.bots.train_policy", description=__doc__.split("\n")[0])
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--positions", type=int, default=3000, help="positions labelled by mc")
-    p.add_argument("--label-playouts", type=int, default=12, help="mc's playouts per label")
+    p.add_argument("--label-playouts", type=int, default=12, help="the teacher's playouts per label")
+    p.add_argument("--teacher", choices=("mc", "policy_mc"), default="mc", help="the search that labels positions")
+    p.add_argument("--teacher-weights", default=None,
+                   help="policy_mc's weights as a teacher (default: the committed policy.json)")
+    p.add_argument("--processes", type=int, default=1, help="processes that label positions")
     p.add_argument("--keep", type=float, default=0.2, help="share of the turns with a choice that are labelled")
     p.add_argument("--explore", type=float, default=0.2, help="share of random moves in the self-play of positions")
     p.add_argument("--match-deals", type=int, default=3)
