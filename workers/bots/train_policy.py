@@ -33,7 +33,6 @@ import multiprocessing
 import os
 import random
 import sys
-import time
 from pathlib import Path
 from typing import Callable
 
@@ -264,8 +263,14 @@ def evaluate(new: Policy, old: Policy, deals: int, rng: random.Random, match_dea
     return (a[0] + a[2] + b[1] + b[3]) / (4 * half)
 
 
+def cpu_seconds() -> float:
+    """This process's CPU time and that of its finished children (the labelling processes)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def train(args) -> tuple[Policy, dict]:
-    started = time.process_time()
+    started = cpu_seconds()
     rng = random.Random(args.seed)
     positions = collect(args, rng)
     imitation = Batch(positions)
@@ -296,16 +301,14 @@ def train(args) -> tuple[Policy, dict]:
         if args.verbose:
             print(f"round {r + 1}: mean place {place:.3f} against the version it started from "
                   f"({'kept' if better else 'dropped'})", file=sys.stderr, flush=True)
-    labelling = os.times()  # the labelling processes' CPU time
-    report["cpu_seconds"] = round(time.process_time() - started + labelling.children_user + labelling.children_system,
-                                  1)
+    report["cpu_seconds"] = round(cpu_seconds() - started, 1)
     return Policy(list(w), VERSION, report), report
 
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m workers.bots.train_policy", description=__doc__.split("\n")[0])
     p.add_argument("--seed", type=int, default=2026)
-    p.add_argument("--positions", type=int, default=3000, help="positions labelled by mc")
+    p.add_argument("--positions", type=int, default=3000, help="positions labelled by the teacher")
     p.add_argument("--label-playouts", type=int, default=12, help="the teacher's playouts per label")
     p.add_argument("--teacher", choices=("mc", "policy_mc"), default="mc", help="the search that labels positions")
     p.add_argument("--teacher-weights", default=None,
