@@ -13,10 +13,10 @@ On a turn with a real choice:
   random numbers for every candidate of a world. The default, 0.3, is sharper than the policy as trained: drawn at
   1 the policy plays about as well as greedy, at 0.3 about as well as its most probable move, and with 0.3 the
   search placed 2.15 against three ``mc`` in uecda where 1 placed 2.57 (120 deals each, the same deals);
-- **where the choice is close**: from ``MIN_WORLDS`` worlds on, a candidate whose places are worse than the best
-  one's by more than two standard errors of their paired difference stops being played out; the budget goes to the
-  candidates still in doubt (``prune=False``: every candidate is played in every world until the budget or the
-  playout cap ends the search);
+- **where the choice is close**: from ``min_worlds`` worlds on (6), a candidate whose places are worse than the
+  best one's by more than ``prune_z`` (2) standard errors of their paired difference stops being played out; the
+  budget goes to the candidates still in doubt (``prune=False``: every candidate is played in every world until the
+  budget or the playout cap ends the search);
 - **widening**: when one candidate is left, the policy's next play (up to ``widen`` of them, in its order) joins:
   it is played first in the worlds already searched, from their seeds, so that it is compared with the one left on
   the same worlds, then the search goes on as before; with none left to join, the search ends. The budget a clear
@@ -89,10 +89,10 @@ class PolicySearchBot:
 
     def __init__(self, budget_ms: float = 200.0, playouts: int = 400, candidates: int = 3, temperature: float = 0.3,
                  proposals: int = 4, confident: float = 0.95, prune: bool = True, weights: str | None = None,
-                 widen: int = 4):
+                 widen: int = 4, prune_z: float = PRUNE_Z, min_worlds: int = MIN_WORLDS):
         self.budget_ms, self.playouts, self.candidates, self.widen = budget_ms, playouts, candidates, widen
         self.temperature, self.proposals, self.confident, self.weights = temperature, proposals, confident, weights
-        self.prune = prune
+        self.prune, self.prune_z, self.min_worlds = prune, prune_z, min_worlds
         self.last_stats: dict = {}
 
     def __call__(self, view: dict, legal: list[dict], rng: random.Random, history=None, forbidden_last=()) -> dict:
@@ -175,7 +175,7 @@ class PolicySearchBot:
         first: State | None = None
         worlds = done = drawn = 0
         while done + len(active) <= max(self.playouts, len(active)) and time.perf_counter() < deadline:
-            if len(active) == 1 and waiting and worlds >= MIN_WORLDS:
+            if len(active) == 1 and waiting and worlds >= self.min_worlds:
                 joining = waiting.pop(0)
                 for root, seed in searched:
                     place = self.place_of(root, cands[joining], seat, policy, seed, deck, deadline)
@@ -185,7 +185,7 @@ class PolicySearchBot:
                     done += 1
                 if len(placed[joining]) < worlds:
                     break  # out of time before it caught up: it is not compared
-                active = _close(placed, sorted(active + [joining]))
+                active = _close(placed, sorted(active + [joining]), self.prune_z)
                 continue
             hands, rest, tries = self.draw(view, seat, rng, known, deck_codes, seen, counts, deck, policy)
             drawn += tries
@@ -212,8 +212,8 @@ class PolicySearchBot:
             worlds += 1
             if waiting:
                 searched.append((root, seed))
-            if self.prune and worlds >= MIN_WORLDS and len(active) > 1:
-                active = _close(placed, active)
+            if self.prune and worlds >= self.min_worlds and len(active) > 1:
+                active = _close(placed, active, self.prune_z)
             if len(active) == 1 and not waiting:
                 break
         self.last_stats = {"worlds": worlds, "playouts": done, "candidates": len(cands) - len(waiting),
@@ -252,8 +252,8 @@ class PolicySearchBot:
         return drawn[-1][0], drawn[-1][1], len(drawn)
 
 
-def _close(placed: list[list[int]], active: list[int]) -> list[int]:
-    """The candidates still in doubt: those not worse than the best by more than PRUNE_Z standard errors of their
+def _close(placed: list[list[int]], active: list[int], z: float) -> list[int]:
+    """The candidates still in doubt: those not worse than the best by more than ``z`` standard errors of their
     paired difference of places (every candidate still in has been played in the same worlds)."""
     best = min(active, key=lambda i: (sum(placed[i]), i))
     keep = [best]
@@ -264,6 +264,6 @@ def _close(placed: list[list[int]], active: list[int]) -> list[int]:
         n = len(diffs)
         mean = sum(diffs) / n
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
-        if mean - PRUNE_Z * math.sqrt(var / n) <= 0.0:
+        if mean - z * math.sqrt(var / n) <= 0.0:
             keep.append(i)
     return sorted(keep)
