@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
 import random
 import time
@@ -35,6 +34,7 @@ import time
 from referee import actors, apply, new_game, next_deal, redact_event
 from referee.memo import relax_gc
 from referee.ruleset import ruleset_from_json
+from referee.scoring import mean_ci95
 from workers.bots import make
 from workers.bots.features import features
 from workers.bots.observer import observe
@@ -111,9 +111,8 @@ def _key(move: dict) -> str:
 
 
 def _mean_and_half_width(xs: list[float]) -> tuple[float, float]:
-    mean = sum(xs) / len(xs)
-    var = sum((x - mean) ** 2 for x in xs) / (len(xs) - 1) if len(xs) > 1 else 0.0
-    return mean, 1.96 * math.sqrt(var / len(xs))
+    mean, _, high = mean_ci95(xs)
+    return mean, high - mean
 
 
 def _map(fn, jobs: list, processes: int) -> list:
