@@ -10,7 +10,7 @@ import pytest
 
 from referee import actors, apply, covers, instantiate, new_game, next_deal, redact_event
 from referee.cards import parse_many
-from workers.bots import belief, make, policy, train_policy
+from workers.bots import belief, make, mc, policy, train_policy
 from workers.bots.features import NAMES, SIZE, deck_of, features, situation_of_state, situation_of_view
 from workers.bots.observer import facts_of_view, observe, turn
 from workers.tournament import random_switches
@@ -144,7 +144,8 @@ def test_a_pass_on_a_low_single_makes_hands_with_loose_singles_above_it_less_lik
     st, history = _history_with_passes_on_a_single("7")
     view = observe(st, 0).view
     seen = belief.evidence(history, 0, view)
-    assert [(p.seat, p.size, p.strength) for p in seen.passes] == [(2, 1, 4), (3, 1, 4)]
+    assert [(a.seat, a.played, a.size, a.strength) for a in seen.answers] == [(1, parse_many(["S7"]), 1, 0),
+                                                                                (2, 0, 1, 4), (3, 0, 1, 4)]
     counts = {p["seat"]: p["hand_count"] for p in view["players"]}
     deck = deck_of(st.rules.jokers)
     weights = policy.load()
@@ -152,18 +153,31 @@ def test_a_pass_on_a_low_single_makes_hands_with_loose_singles_above_it_less_lik
     nothing_above = belief.likelihood(seen, {2: parse_many(["D3", "C4", "H5", "C5"])}, counts, deck, weights)
     assert nothing_above == 1.0 and belief.FLOOR <= loose < 0.5
     # without history, or when the order followed disagrees with the view, nothing is weighed
-    assert belief.evidence(None, 0, view).passes == []
-    assert belief.evidence(history, 0, dict(view, order="reversed")).passes == []
+    assert belief.evidence(None, 0, view).answers == []
+    assert belief.evidence(history, 0, dict(view, order="reversed")).answers == []
 
 
-def test_policy_mc_weighs_its_worlds_by_the_passes_it_saw():
+def test_a_high_single_played_on_a_low_one_makes_hands_with_loose_singles_below_it_less_likely():
+    """Seat 1 answered ♠3 with ♠Q: with loose singles between them it would more likely have played one of those."""
+    st, history = _history_with_passes_on_a_single("Q")
+    view = observe(st, 0).view
+    seen = belief.evidence(history, 0, view)
+    counts = {p["seat"]: p["hand_count"] for p in view["players"]}
+    deck = deck_of(st.rules.jokers)
+    weights = policy.load()
+    loose = belief.likelihood(seen, {1: parse_many(["H5", "D7"])}, counts, deck, weights)
+    nothing_below = belief.likelihood(seen, {1: parse_many(["HA", "D2"])}, counts, deck, weights)
+    assert belief.FLOOR <= loose < nothing_below <= 1.0
+
+
+def test_policy_mc_weighs_its_worlds_by_the_answers_it_saw():
     st, history = _history_with_passes_on_a_single("7")
     seen = observe(st, 0)
     bot = make("policy_mc", playouts=40, budget_ms=60000, confident=2.0)
     bot(seen.view, seen.legal, random.Random(1), history=history, forbidden_last=seen.forbidden_last)
-    assert bot.last_stats["passes"] == 2 and bot.last_stats["drawn"] == 4 * bot.last_stats["worlds"]
+    assert bot.last_stats["answers"] == 3 and bot.last_stats["drawn"] == 4 * bot.last_stats["worlds"]
     bot(seen.view, seen.legal, random.Random(1), forbidden_last=seen.forbidden_last)
-    assert bot.last_stats["passes"] == 0 and bot.last_stats["drawn"] == bot.last_stats["worlds"]
+    assert bot.last_stats["answers"] == 0 and bot.last_stats["drawn"] == bot.last_stats["worlds"]
 
 
 def test_policy_mc_widens_to_its_reserve_plays_only_when_one_candidate_is_left():
@@ -253,3 +267,49 @@ def test_policy_mc_keeps_within_its_budget_plus_50ms_at_the_99th_percentile(pres
     # it did search (not every decision was confident or forced); a count, not a time: on a loaded machine a
     # 50 ms deadline holds less CPU time than that
     assert max(worlds) > 1
+
+
+@pytest.mark.parametrize("preset", ["uecda", "nanko", "gekifugo"])
+def test_cards_barred_by_the_exchange_are_never_in_the_hand_barred(preset):
+    """What a seat reads of the other hands from the exchange (the strongest cards given to it, ranks asked for and
+    not held) never contradicts the real hands, at any point of random matches with and without rule switches; and
+    a draw never gives a seat a card barred to it."""
+    rng = random.Random(preset)
+    greedy = make("greedy")
+    bars_seen = 0
+    for match in range(3):
+        st, events = new_game(preset, random_switches(rng) if match % 2 else None, ["a", "b", "c", "d"], match)
+        for deal in range(4):
+            if deal:
+                st, events = next_deal(st)
+            history = [[redact_event(ev, s) for ev in events] for s in range(4)]
+            while actors(st):
+                s = actors(st)[0]
+                seen = observe(st, s)
+                for viewer in range(4):
+                    view = observe(st, viewer).view
+                    bars = belief.barred(history[viewer], viewer, view)
+                    for other, bar in bars.items():
+                        assert other != viewer and not st.players[other].hand & bar, (viewer, other)
+                        bars_seen += 1
+                    if bars and st.players[viewer].place is None and st.phase == "play":
+                        hands, _ = mc.sample_hands(view, viewer, rng, mc.known_gifts(history[viewer], viewer),
+                                                   barred=bars)
+                        for other, bar in bars.items():
+                            if other in hands and count_allowed(view, viewer, bar) >= len(hands[other]):
+                                assert not parse_many(hands[other]) & bar
+                move = instantiate(greedy(seen.view, seen.legal, rng, forbidden_last=seen.forbidden_last), rng)
+                _, st, evs = apply(st, move)
+                for viewer in range(4):
+                    history[viewer] += [redact_event(ev, viewer) for ev in evs]
+    assert bars_seen > 20
+
+
+def count_allowed(view, viewer, bar):
+    """How many unseen cards a barred seat may still hold (a draw keeps the bar only when there are enough)."""
+    from workers.bots.cards import rules_deck
+    from referee.ruleset import ruleset_from_json
+    shown = parse_many(view["players"][viewer]["hand"] or []) | parse_many(view.get("discard_pile") or [])
+    if view.get("field"):
+        shown |= parse_many(view["field"]["cards"]) | parse_many(view["field"].get("beneath") or [])
+    return sum(1 for c in rules_deck(ruleset_from_json(view)) if not parse_many([c]) & (shown | bar))

@@ -1,19 +1,23 @@
-"""Belief over the hidden hands: how likely a sampled deal is, given the other seats' passes the seat has seen.
+"""Belief over the hidden hands: how likely a sampled deal is, given how the other seats answered the singles and
+groups the seat has seen them answer.
 
-A seat that passed on a single 10 most likely held no single above it that it would have played. ``evidence``
-reads, from the seat's redacted history of the current deal, every pass another seat made on a single or a group
-(``Pass``): the field's size and strength then, the order then, the cards shown by then, and, for a sampled deal,
-the hand that seat held then is its sampled hand now plus the cards it has played since. ``likelihood`` is the
-product over those passes of the policy's probability of passing with that hand (workers/bots/policy.py), on a turn
-whose plays are the ways that hand could beat the field (one per rank above it, jokers standing in, and a lone joker
-on a single), each annotated as firing nothing; never less than ``FLOOR`` per pass, which bounds what a pass judged
-on wrong facts can cost a deal.
+A seat that passed on a single 10 most likely held no single above it that it would have played; a seat that
+answered a single 3 with a king most likely held no loose single between them. ``evidence`` reads, from the seat's
+redacted history of the current deal, every answer another seat gave to a single or a group on the field, a pass or
+a play (``Response``): the cards it played (none for a pass), the field's size and strength then, the order then,
+the cards shown by then, and, for a sampled deal, the hand that seat held then is its sampled hand now plus the
+cards it has played since (that play's included). ``likelihood`` is the product over those answers of the policy's
+probability of that answer with that hand (workers/bots/policy.py), on a turn whose moves are the pass and the ways
+that hand could beat the field (one per rank above it, jokers standing in, and a lone joker on a single; for the
+rank it played, the cards it played), each play annotated as firing nothing; never less than ``FLOOR`` per answer,
+which bounds what an answer judged on wrong facts can cost a deal. Leads are not weighed: a seat may lead almost
+anything.
 
 The facts are rebuilt from the events without the engine, so they are approximate where rules change them: the
 order is followed through the plays whose verdicts name a revolution (``ORDER_RULES``) or a jack back
-(``TRICK_ORDER_RULES``, until the trick ends); the passes of a trick in which a lock fired are left out (what the
-lock allowed is not followed); and if the order followed to the end differs from the view's, no pass is used at
-all. Without history (or with no such pass) every deal is as likely as any other: the sampling is uniform.
+(``TRICK_ORDER_RULES``, until the trick ends); the answers of a trick in which a lock fired are left out (what the
+lock allowed is not followed); and if the order followed to the end differs from the view's, no answer is used at
+all. Without history (or with no such answer) every deal is as likely as any other: the sampling is uniform.
 
 The mc search (workers/bots/policy_mc.py) draws a few deals per world uniformly (mc.sample_hands) and keeps one
 with a probability proportional to its likelihood (sampling importance resampling).
@@ -23,7 +27,7 @@ from __future__ import annotations
 from typing import Final
 
 from referee.annotate import NOTHING, Note
-from referee.cards import BITS16, JOKER1, JOKERS_MASK, count, parse_many
+from referee.cards import BITS16, JOKER1, JOKERS_MASK, NORMAL_MASK, RANKS, count, parse_many
 from referee.moves import Move
 
 from .features import Situation
@@ -38,50 +42,54 @@ LOCK_RULES: Final = frozenset(("suit_lock", "partial_suit_lock", "rank_lock", "c
 SHAPES: Final = frozenset(("single", "group"))
 
 
-class Pass:
-    """Another seat's pass on a single or a group, as the seat saw it."""
-    __slots__ = ("seat", "size", "strength", "reversed", "shown", "plays", "later")
+class Response:
+    """Another seat's answer to a single or a group on the field, a pass or a play, as the seat saw it."""
+    __slots__ = ("seat", "played", "size", "strength", "reversed", "shown", "plays", "later")
     seat: int
+    played: int        # the cards it played (0: it passed)
     size: int          # the field's cards
     strength: int      # the strength of its rank in the order then (0 … 12)
     reversed: bool     # the order then
-    shown: int         # every card played in the deal before the pass
+    shown: int         # every card played in the deal before the answer
     plays: int         # how many plays of the deal came before it
-    later: dict[int, int]  # by seat: the cards it has played since (what the hand it held then held more)
+    later: dict[int, int]  # by seat: the cards it has played since, this play's included (what it held more then)
 
-    def __init__(self, seat: int, size: int, strength: int, reversed: bool, shown: int, plays: int) -> None:
-        self.seat, self.size, self.strength, self.reversed = seat, size, strength, reversed
+    def __init__(self, seat: int, played: int, size: int, strength: int, reversed: bool, shown: int,
+                 plays: int) -> None:
+        self.seat, self.played, self.size, self.strength, self.reversed = seat, played, size, strength, reversed
         self.shown, self.plays = shown, plays
         self.later = {}
 
 
 class Evidence:
-    """The passes of the current deal, and how many plays it has seen."""
-    __slots__ = ("passes", "plays")
-    passes: list[Pass]
+    """The answers of the current deal, and how many plays it has seen."""
+    __slots__ = ("answers", "plays")
+    answers: list[Response]
     plays: int
 
-    def __init__(self, passes: list[Pass], plays: int) -> None:
-        self.passes, self.plays = passes, plays
+    def __init__(self, answers: list[Response], plays: int) -> None:
+        self.answers, self.plays = answers, plays
 
 
 def _strength(rank: int, reversed_order: bool) -> int:
     return 12 - rank if reversed_order else rank
 
 
-def _current_deal(history) -> list[dict]:
+def _current_deal(history, opening: bool = False) -> list[dict]:
+    """The current deal's events after the one that started it (``opening``: from that one, whose outcome holds the
+    exchange's first gives)."""
     events = list(history or ())
     start = 0
     for i, ev in enumerate(events):
         if ev.get("type") in ("game_created", "deal_started"):
-            start = i + 1
+            start = i if opening else i + 1
     return events[start:]
 
 
 def evidence(history, seat: int, view: dict) -> Evidence:
-    """The other seats' passes on singles and groups in this deal, from ``seat``'s redacted ``history``; none when
-    the order followed through the history disagrees with ``view``'s."""
-    passes: list[Pass] = []
+    """The other seats' passes and plays on singles and groups in this deal, from ``seat``'s redacted ``history``;
+    none when the order followed through the history disagrees with ``view``'s."""
+    answers: list[Response] = []
     plays: list[tuple[int, int]] = []
     revolution = trick_turned = locked = False
     field: tuple[int, int, str] | None = None  # (rank of its non-joker cards or -1, size, shape)
@@ -90,8 +98,14 @@ def evidence(history, seat: int, view: dict) -> Evidence:
         effects = set((ev.get("verdict") or {}).get("effects") or ())
         for item in ev.get("outcome") or ():
             kind = item.get("kind")
+            who = item.get("seat")
             if kind == "play" or kind == "cut_back":
                 cards = parse_many(item.get("cards") or [])
+                answered = _answered(field, who, seat, locked) if kind == "play" else None
+                if answered is not None and item.get("shape") == answered[2]:
+                    rev = revolution != trick_turned
+                    answers.append(Response(who, cards, answered[1], _strength(answered[0], rev), rev, shown,
+                                            len(plays)))
                 plays.append((item["seat"], cards))
                 shown |= cards
                 normal = cards & ~JOKERS_MASK
@@ -104,74 +118,138 @@ def evidence(history, seat: int, view: dict) -> Evidence:
                 if effects & LOCK_RULES:
                     locked = True
             elif kind == "pass":
-                who = item.get("seat")
-                if field is not None and who is not None and who != seat and not locked and field[0] >= 0 \
-                        and field[2] in SHAPES:
+                answered = _answered(field, who, seat, locked)
+                if answered is not None:
                     rev = revolution != trick_turned
-                    passes.append(Pass(who, field[1], _strength(field[0], rev), rev, shown, len(plays)))
+                    answers.append(Response(who, 0, answered[1], _strength(answered[0], rev), rev, shown, len(plays)))
             elif kind == "flush":
                 field = None
                 trick_turned = locked = False
     if (revolution != trick_turned) != (view.get("order") == "reversed"):
         return Evidence([], len(plays))
-    for p in passes:
-        for i in range(p.plays, len(plays)):
+    for a in answers:
+        for i in range(a.plays, len(plays)):
             who, cards = plays[i]
-            p.later[who] = p.later.get(who, 0) | cards
-    return Evidence(passes, len(plays))
+            a.later[who] = a.later.get(who, 0) | cards
+    return Evidence(answers, len(plays))
+
+
+def _answered(field: tuple[int, int, str] | None, who, seat: int, locked: bool) -> tuple[int, int, str] | None:
+    """``field`` when an answer to it by ``who`` is one the belief weighs: another seat's, to a single or group of a
+    natural rank, no lock in force this trick; else None."""
+    if field is None or who is None or who == seat or locked or field[0] < 0 or field[2] not in SHAPES:
+        return None
+    return field
 
 
 def likelihood(ev: Evidence, hands: dict[int, int], counts: dict[int, int], deck: int, policy: Policy) -> float:
-    """How likely the other seats' passes were with these hands (bitmasks by seat, sampled now), relative to a
-    deal in which every pass was forced; ``counts``: every seat's hand count now."""
+    """How likely the other seats' answers were with these hands (bitmasks by seat, sampled now), relative to a
+    deal in which every answer was forced; ``counts``: every seat's hand count now."""
     weight = 1.0
-    for p in ev.passes:
-        hand = hands.get(p.seat)
+    for a in ev.answers:
+        hand = hands.get(a.seat)
         if hand is None:
             continue
-        then = hand | p.later.get(p.seat, 0)
+        then = hand | a.later.get(a.seat, 0)
         others: list[int] = []
         for s in counts:
-            if s != p.seat:
-                left = counts[s] + count(p.later.get(s, 0))
+            if s != a.seat:
+                left = counts[s] + count(a.later.get(s, 0))
                 if left > 0:
                     others.append(left)
-        chance = pass_chance(p, then, others, deck & ~then & ~p.shown, policy)
+        chance = answer_chance(a, then, others, deck & ~then & ~a.shown, policy)
         weight *= chance if chance > FLOOR else FLOOR
     return weight
 
 
-def pass_chance(p: Pass, hand: int, others: list[int], unseen: int, policy: Policy) -> float:
-    """The policy's probability of the pass ``p`` with ``hand``, among the plays that hand had on that field."""
-    moves: list[Move] = [Move(p.seat, "pass")]
+def answer_chance(a: Response, hand: int, others: list[int], unseen: int, policy: Policy) -> float:
+    """The policy's probability of the answer ``a`` with ``hand``, among the pass and the plays that hand had on
+    that field (one per rank above it, the answer's own cards for its rank)."""
+    moves: list[Move] = [Move(a.seat, "pass")]
+    chosen = 0 if not a.played else -1
+    played_normal = a.played & ~JOKERS_MASK
+    played_rank = (played_normal.bit_length() - 1) >> 2 if played_normal else -1
     jokers = BITS16[hand >> JOKER1 & 3]
     joker_cards = hand & JOKERS_MASK
     for r in range(13):
-        if _strength(r, p.reversed) <= p.strength:
+        if _strength(r, a.reversed) <= a.strength:
+            continue
+        if r == played_rank:
+            chosen = len(moves)
+            moves.append(Move(a.seat, "play", a.played))
             continue
         suits = hand >> 4 * r & 0xF
         k = BITS16[suits]
-        if k == 0 or k + jokers < p.size:
+        if k == 0 or k + jokers < a.size:
             continue
         cards = 0
         taken = 0
         for suit in range(4):
-            if suits >> suit & 1 and taken < p.size:
+            if suits >> suit & 1 and taken < a.size:
                 cards |= 1 << (4 * r + suit)
                 taken += 1
         spare = joker_cards
-        while taken < p.size:
+        while taken < a.size:
             low = spare & -spare
             cards |= low
             spare &= ~low
             taken += 1
-        moves.append(Move(p.seat, "play", cards))
-    if p.size == 1 and jokers:
-        moves.append(Move(p.seat, "play", joker_cards & -joker_cards))
-    if len(moves) == 1:
-        return 1.0
+        moves.append(Move(a.seat, "play", cards))
+    if a.size == 1 and jokers:
+        if a.played and not played_normal:
+            chosen = len(moves)
+            moves.append(Move(a.seat, "play", a.played))
+        else:
+            moves.append(Move(a.seat, "play", joker_cards & -joker_cards))
+    if chosen < 0 or len(moves) == 1:
+        return 1.0  # a play these rules read otherwise (a rank not above the field in the order followed)
     notes: list[Note | None] = [None]
     for _ in range(len(moves) - 1):
         notes.append(NOTHING[0])
-    t = Turn(hand, p.reversed, False, others, 0, moves, notes, moves)
-    return policy.distribution(t, Situation(unseen, False))[0]
+    t = Turn(hand, a.reversed, False, others, 0, moves, notes, moves)
+    return policy.distribution(t, Situation(unseen, False))[chosen]
+
+
+def barred(history, seat: int, view: dict) -> dict[int, int]:
+    """By seat, the cards (a bitmask) it is known not to hold, from the current deal's exchange: a seat that gave
+    this seat its strongest cards holds none stronger than the weakest of them (in the normal order, the exchange's);
+    a seat asked for a rank it did not hold (an exchange request, public) holds none of it. A seat given cards by
+    any other seat since then may hold anything again."""
+    places = view.get("previous_places") or []
+    n = len(view.get("players") or ())
+    out: dict[int, int] = {}
+    for ev in _current_deal(history, opening=True):
+        for item in ev.get("outcome") or ():
+            kind = item.get("kind")
+            if kind == "give":
+                giver, taker, cards = item.get("from"), item.get("to"), item.get("cards")
+                if taker == seat and item.get("rule") == "exchange" and isinstance(cards, list) and cards \
+                        and isinstance(giver, int) and len(places) == n and places[giver] > places[seat]:
+                    out[giver] = out.get(giver, 0) | _stronger_than(parse_many(cards))
+                elif isinstance(taker, int) and giver != seat:
+                    out.pop(taker, None)
+            elif kind == "request" and item.get("held") is False and len(places) == n:
+                asker = item.get("seat")
+                if isinstance(asker, int) and places[asker]:
+                    bottom = places.index(n + 1 - places[asker]) if n + 1 - places[asker] in places else None
+                    if bottom is not None and bottom != seat:
+                        out[bottom] = out.get(bottom, 0) | _rank_cards(item.get("rank"))
+    return {s: bar for s, bar in out.items() if bar}
+
+
+def _stronger_than(given: int) -> int:
+    """Every card stronger in the normal order than the weakest of ``given`` (jokers the strongest)."""
+    normal = given & ~JOKERS_MASK
+    if not normal:
+        return 0
+    weakest = ((normal & -normal).bit_length() - 1) >> 2
+    return JOKERS_MASK | (NORMAL_MASK & ~((1 << 4 * (weakest + 1)) - 1))
+
+
+def _rank_cards(rank) -> int:
+    """Every card of a rank as an exchange request names it (``"3"`` … ``"2"``; ``"JK"``: the jokers)."""
+    if rank == "JK":
+        return JOKERS_MASK
+    if isinstance(rank, str) and len(rank) == 1 and rank in RANKS:
+        return 0xF << 4 * RANKS.index(rank)
+    return 0

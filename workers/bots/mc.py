@@ -19,7 +19,7 @@ import random
 import time
 
 from referee import apply, state_from_json
-from referee.cards import parse_many
+from referee.cards import parse, parse_many
 from referee.core import Game
 from referee.flow import place_final
 from referee.ruleset import ruleset_from_json
@@ -81,9 +81,11 @@ def sample_table(view: dict, seat: int, rng: random.Random, known=None, deck: li
     return _table(view, seat, *sample_hands(view, seat, rng, known, deck))
 
 
-def sample_hands(view: dict, seat: int, rng: random.Random, known=None,
-                 deck: list[str] | None = None) -> tuple[dict[int, list[str]], list[str]]:
-    """``sample_table``'s draw: the other seats' hands (card codes by seat) and the unseen cards left over."""
+def sample_hands(view: dict, seat: int, rng: random.Random, known=None, deck: list[str] | None = None,
+                 barred: dict[int, int] | None = None) -> tuple[dict[int, list[str]], list[str]]:
+    """``sample_table``'s draw: the other seats' hands (card codes by seat) and the unseen cards left over.
+    ``barred``: by seat, cards (a bitmask) it is known not to hold; such a seat draws first, from the cards it may
+    hold (all of them, if too few are left)."""
     seen = set(view["players"][seat]["hand"] or [])
     field = view.get("field")
     if field:
@@ -102,8 +104,19 @@ def sample_hands(view: dict, seat: int, rng: random.Random, known=None,
                     pool.discard(c)
     rest = [c for c in unseen if c in pool]  # in the deck's order
     rng.shuffle(rest)
-    for s in sorted(need):
+    order = sorted(need)
+    if barred:
+        order = [s for s in order if barred.get(s)] + [s for s in order if not barred.get(s)]
+    for s in order:
         k = need[s] - len(hands[s])
+        bar = barred.get(s, 0) if barred else 0
+        if bar:
+            allowed = [c for c in rest if not (1 << parse(c)) & bar]
+            if len(allowed) >= k:
+                taken = set(allowed[:k])
+                hands[s].extend(allowed[:k])
+                rest = [c for c in rest if c not in taken]
+                continue
         hands[s].extend(rest[:k])
         rest = rest[k:]
     return hands, rest

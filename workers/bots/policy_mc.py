@@ -5,9 +5,10 @@ On a turn with a real choice:
 - **candidates**: the policy's most probable plays (one per card set, at most ``candidates``) and pass; a legal
   way out is taken at once, and so is a move the policy gives at least ``confident`` of its mass;
 - **worlds**: each hidden deal is drawn as mc draws it (mc.sample_hands: the unseen cards, the cards this seat gave
-  away kept with their receiver), ``proposals`` at a time, and one of them kept with a probability proportional to
-  how likely the other seats' passes seen this deal were with those hands (belief.py); without history (or
-  ``proposals=1``) the draw is uniform;
+  away kept with their receiver), less the cards the exchange says a seat does not hold (belief.barred),
+  ``proposals`` at a time, and one of them kept with a probability proportional to how likely the other seats'
+  answers (passes and plays) to singles and groups seen this deal were with those hands (belief.py); without
+  history (or ``proposals=1``) the draw is uniform;
 - **playouts**: every candidate is played out in each world to the end of the deal (or until this seat's place is
   final), every seat's turns drawn from the policy at ``temperature`` (its other decisions greedy's), the same
   random numbers for every candidate of a world. The default, 0.3, is sharper than the policy as trained: drawn at
@@ -42,7 +43,7 @@ from referee.ruleset import ruleset_from_json
 from referee.state import State
 
 from . import greedy
-from .belief import Evidence, evidence, likelihood
+from .belief import Evidence, barred, evidence, likelihood
 from .cards import rules_deck
 from .features import deck_of, features, situation_of_state
 from .mc import MAX_PLIES, NEAR_THE_END, _key, _table, known_gifts, resampled, sample_hands
@@ -166,6 +167,7 @@ class PolicySearchBot:
         deck_codes = rules_deck(rules)
         deck = deck_of(rules.jokers)
         known = known_gifts(history, seat)
+        bars = barred(history, seat, view) if history is not None else {}
         seen = evidence(history, seat, view) if history is not None and self.proposals > 1 else Evidence([], 0)
         counts = {p["seat"]: p["hand_count"] for p in view["players"]}
         placed: list[list[int]] = [[] for _ in cands]
@@ -187,7 +189,7 @@ class PolicySearchBot:
                     break  # out of time before it caught up: it is not compared
                 active = _close(placed, sorted(active + [joining]), self.prune_z)
                 continue
-            hands, rest, tries = self.draw(view, seat, rng, known, deck_codes, seen, counts, deck, policy)
+            hands, rest, tries = self.draw(view, seat, rng, known, bars, deck_codes, seen, counts, deck, policy)
             drawn += tries
             if first is None:
                 try:
@@ -217,7 +219,7 @@ class PolicySearchBot:
             if len(active) == 1 and not waiting:
                 break
         self.last_stats = {"worlds": worlds, "playouts": done, "candidates": len(cands) - len(waiting),
-                           "left": len(active), "drawn": drawn, "passes": len(seen.passes)}
+                           "left": len(active), "drawn": drawn, "answers": len(seen.answers)}
         if not worlds:
             return None
         return [sum(placed[i]) / len(placed[i]) if i in active else math.inf for i in range(len(cands))]
@@ -230,17 +232,18 @@ class PolicySearchBot:
             return 99
         return playout(st, seat, policy, random.Random(seed), deck, self.temperature, deadline)
 
-    def draw(self, view: dict, seat: int, rng: random.Random, known, deck_codes: list[str], seen: Evidence,
-             counts: dict[int, int], deck: int, policy: Policy) -> tuple[dict[int, list[str]], list[str], int]:
+    def draw(self, view: dict, seat: int, rng: random.Random, known, bars: dict[int, int], deck_codes: list[str],
+             seen: Evidence, counts: dict[int, int], deck: int, policy: Policy
+             ) -> tuple[dict[int, list[str]], list[str], int]:
         """One world's hidden hands (and the unseen cards left over): uniform without evidence, else the pick of
         ``proposals`` uniform draws by their likelihood. The number of draws made is the third value."""
-        if not seen.passes:
-            hands, rest = sample_hands(view, seat, rng, known, deck_codes)
+        if not seen.answers:
+            hands, rest = sample_hands(view, seat, rng, known, deck_codes, bars)
             return hands, rest, 1
         drawn: list[tuple[dict[int, list[str]], list[str]]] = []
         weights: list[float] = []
         for _ in range(self.proposals):
-            hands, rest = sample_hands(view, seat, rng, known, deck_codes)
+            hands, rest = sample_hands(view, seat, rng, known, deck_codes, bars)
             drawn.append((hands, rest))
             masks = {s: parse_many(cards) for s, cards in hands.items()}
             weights.append(likelihood(seen, masks, counts, deck, policy))
