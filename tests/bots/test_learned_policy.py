@@ -307,9 +307,6 @@ def test_cards_barred_by_the_exchange_are_never_in_the_hand_barred(preset):
 
 def count_allowed(view, viewer, bar):
     """How many unseen cards a barred seat may still hold (a draw keeps the bar only when there are enough)."""
-    from workers.bots.cards import rules_deck
+    from referee.cards import count
     from referee.ruleset import ruleset_from_json
-    shown = parse_many(view["players"][viewer]["hand"] or []) | parse_many(view.get("discard_pile") or [])
-    if view.get("field"):
-        shown |= parse_many(view["field"]["cards"]) | parse_many(view["field"].get("beneath") or [])
-    return sum(1 for c in rules_deck(ruleset_from_json(view)) if not parse_many([c]) & (shown | bar))
+    return count(situation_of_view(view, viewer, deck_of(ruleset_from_json(view).jokers)).unseen & ~bar)

@@ -216,7 +216,8 @@ def barred(history, seat: int, view: dict) -> dict[int, int]:
     a seat asked for a rank it did not hold (an exchange request, public) holds none of it. A seat given cards by
     any other seat since then may hold anything again."""
     places = view.get("previous_places") or []
-    n = len(view.get("players") or ())
+    ranked = len(places) == len(view.get("players") or ())
+    seat_at = {place: s for s, place in enumerate(places)} if ranked else {}
     out: dict[int, int] = {}
     for ev in _current_deal(history, opening=True):
         for item in ev.get("outcome") or ():
@@ -224,16 +225,15 @@ def barred(history, seat: int, view: dict) -> dict[int, int]:
             if kind == "give":
                 giver, taker, cards = item.get("from"), item.get("to"), item.get("cards")
                 if taker == seat and item.get("rule") == "exchange" and isinstance(cards, list) and cards \
-                        and isinstance(giver, int) and len(places) == n and places[giver] > places[seat]:
+                        and isinstance(giver, int) and ranked and places[giver] > places[seat]:
                     out[giver] = out.get(giver, 0) | _stronger_than(parse_many(cards))
                 elif isinstance(taker, int) and giver != seat:
                     out.pop(taker, None)
-            elif kind == "request" and item.get("held") is False and len(places) == n:
-                asker = item.get("seat")
-                if isinstance(asker, int) and places[asker]:
-                    bottom = places.index(n + 1 - places[asker]) if n + 1 - places[asker] in places else None
-                    if bottom is not None and bottom != seat:
-                        out[bottom] = out.get(bottom, 0) | _rank_cards(item.get("rank"))
+            elif kind == "request" and item.get("held") is False and ranked:
+                asker = item.get("seat")  # the asker's partner: the seat as far from the bottom as it is from the top
+                bottom = seat_at.get(len(places) + 1 - places[asker]) if isinstance(asker, int) else None
+                if bottom is not None and bottom != seat:
+                    out[bottom] = out.get(bottom, 0) | _rank_cards(item.get("rank"))
     return {s: bar for s, bar in out.items() if bar}
 
 

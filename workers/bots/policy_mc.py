@@ -235,8 +235,9 @@ class PolicySearchBot:
     def draw(self, view: dict, seat: int, rng: random.Random, known, bars: dict[int, int], deck_codes: list[str],
              seen: Evidence, counts: dict[int, int], deck: int, policy: Policy
              ) -> tuple[dict[int, list[str]], list[str], int]:
-        """One world's hidden hands (and the unseen cards left over): uniform without evidence, else the pick of
-        ``proposals`` uniform draws by their likelihood. The number of draws made is the third value."""
+        """One world's hidden hands (and the unseen cards left over): drawn as ``sample_hands`` draws them (uniform
+        but for the ``bars``) without evidence, else the pick of ``proposals`` such draws by their likelihood. The
+        number of draws made is the third value."""
         if not seen.answers:
             hands, rest = sample_hands(view, seat, rng, known, deck_codes, bars)
             return hands, rest, 1
