@@ -9,7 +9,8 @@ import time
 import pytest
 
 from referee import actors, apply, covers, instantiate, new_game, next_deal, redact_event
-from referee.cards import parse_many
+from referee.cards import count, parse_many
+from referee.ruleset import ruleset_from_json
 from workers.bots import belief, make, mc, policy, train_policy
 from workers.bots.features import NAMES, SIZE, deck_of, features, situation_of_state, situation_of_view
 from workers.bots.observer import facts_of_view, observe, turn
@@ -307,6 +308,4 @@ def test_cards_barred_by_the_exchange_are_never_in_the_hand_barred(preset):
 
 def count_allowed(view, viewer, bar):
     """How many unseen cards a barred seat may still hold (a draw keeps the bar only when there are enough)."""
-    from referee.cards import count
-    from referee.ruleset import ruleset_from_json
     return count(situation_of_view(view, viewer, deck_of(ruleset_from_json(view).jokers)).unseen & ~bar)

@@ -99,29 +99,21 @@ def evidence(history, seat: int, view: dict) -> Evidence:
         for item in ev.get("outcome") or ():
             kind = item.get("kind")
             who = item.get("seat")
+            cards = parse_many(item.get("cards") or []) if kind == "play" or kind == "cut_back" else 0
+            answered = _answered(field, who, seat, locked) if kind == "play" or kind == "pass" else None
+            if answered is not None and (kind == "pass" or item.get("shape") == answered[2]):
+                rev = revolution != trick_turned
+                answers.append(Response(who, cards, answered[1], _strength(answered[0], rev), rev, shown, len(plays)))
             if kind == "play" or kind == "cut_back":
-                cards = parse_many(item.get("cards") or [])
-                answered = _answered(field, who, seat, locked) if kind == "play" else None
-                if answered is not None and item.get("shape") == answered[2]:
-                    rev = revolution != trick_turned
-                    answers.append(Response(who, cards, answered[1], _strength(answered[0], rev), rev, shown,
-                                            len(plays)))
-                plays.append((item["seat"], cards))
+                plays.append((who, cards))
                 shown |= cards
-                normal = cards & ~JOKERS_MASK
-                rank = (normal.bit_length() - 1) >> 2 if normal else -1
-                field = (rank, count(cards), item.get("shape") or "") if kind == "play" else None
+                field = (_rank_of(cards), count(cards), item.get("shape") or "") if kind == "play" else None
                 if effects & ORDER_RULES:
                     revolution = not revolution
                 if effects & TRICK_ORDER_RULES:
                     trick_turned = not trick_turned
                 if effects & LOCK_RULES:
                     locked = True
-            elif kind == "pass":
-                answered = _answered(field, who, seat, locked)
-                if answered is not None:
-                    rev = revolution != trick_turned
-                    answers.append(Response(who, 0, answered[1], _strength(answered[0], rev), rev, shown, len(plays)))
             elif kind == "flush":
                 field = None
                 trick_turned = locked = False
@@ -132,6 +124,12 @@ def evidence(history, seat: int, view: dict) -> Evidence:
             who, cards = plays[i]
             a.later[who] = a.later.get(who, 0) | cards
     return Evidence(answers, len(plays))
+
+
+def _rank_of(cards: int) -> int:
+    """The rank of the strongest non-joker card of ``cards`` (-1: jokers only, or none)."""
+    normal = cards & ~JOKERS_MASK
+    return (normal.bit_length() - 1) >> 2 if normal else -1
 
 
 def _answered(field: tuple[int, int, str] | None, who, seat: int, locked: bool) -> tuple[int, int, str] | None:
@@ -167,8 +165,7 @@ def answer_chance(a: Response, hand: int, others: list[int], unseen: int, policy
     that field (one per rank above it, the answer's own cards for its rank)."""
     moves: list[Move] = [Move(a.seat, "pass")]
     chosen = 0 if not a.played else -1
-    played_normal = a.played & ~JOKERS_MASK
-    played_rank = (played_normal.bit_length() - 1) >> 2 if played_normal else -1
+    played_rank = _rank_of(a.played)
     jokers = BITS16[hand >> JOKER1 & 3]
     joker_cards = hand & JOKERS_MASK
     for r in range(13):
@@ -196,7 +193,7 @@ def answer_chance(a: Response, hand: int, others: list[int], unseen: int, policy
             taken += 1
         moves.append(Move(a.seat, "play", cards))
     if a.size == 1 and jokers:
-        if a.played and not played_normal:
+        if a.played and played_rank < 0:
             chosen = len(moves)
             moves.append(Move(a.seat, "play", a.played))
         else:
