@@ -21,28 +21,44 @@ def uecda_points(place: int, seats: int) -> int:
     return seats + 1 - place
 
 
-def mean_ci95(xs: list[float]) -> tuple[float, float, float]:
-    """(mean, low, high): the mean of ``xs`` with its 95% confidence interval, normal approximation
-    (1.96 · sample sd / √n); a single value has an interval of zero width."""
+def mean_ci95(xs: list[float], groups: list | None = None) -> tuple[float, float, float]:
+    """(mean, low, high): the mean of ``xs`` with its 95% confidence interval, normal approximation (1.96 standard
+    errors); a single value has an interval of zero width.
+
+    ``groups`` (one label per value: the match a deal was played in) says which values may depend on each other:
+    the deals of one match do (in nanko a deal's loser gives its best cards and tends to lose again, in gekifugo a
+    deal's winner tends to fall), so the standard error is the cluster-robust one over the groups,
+    √(G/(G−1) · Σ_g (S_g − n_g·mean)²) / n for G groups, where S_g sums the n_g values of group g. Every value in
+    a group of its own (no ``groups``) gives the usual sample sd / √n; a single group, which says nothing of how
+    groups differ, is read that way too."""
     k = len(xs)
     if k == 0:
         raise ValueError("no values")
     mean = sum(xs) / k
     if k == 1:
         return mean, mean, mean
-    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (k - 1))
-    half = Z95 * sd / math.sqrt(k)
+    sums: dict = {}
+    sizes: dict = {}
+    for i, x in enumerate(xs):
+        g = i if groups is None else groups[i]
+        sums[g] = sums.get(g, 0.0) + x
+        sizes[g] = sizes.get(g, 0) + 1
+    if len(sums) == 1:
+        return mean_ci95(xs)
+    spread = sum((sums[g] - sizes[g] * mean) ** 2 for g in sums)
+    half = Z95 * math.sqrt(spread * len(sums) / (len(sums) - 1)) / k
     return mean, mean - half, mean + half
 
 
-def standing(places: list[int], seats: list[int], forbidden: int = 0) -> dict:
-    """One entrant's line of a tournament or league: ``places[i]`` at a table of ``seats[i]``.
+def standing(places: list[int], seats: list[int], forbidden: int = 0, matches: list | None = None) -> dict:
+    """One entrant's line of a tournament or league: ``places[i]`` at a table of ``seats[i]``, in the match
+    ``matches[i]`` (the interval's groups: ``mean_ci95``).
 
     deals, mean place with its 95% interval, share of first places, UECda points (total, mean) and
     forbidden finishes; numbers rounded to 3 places. The interval is clipped to the places there are (1 to the
     largest table): the normal approximation overshoots them when nearly every place is the same."""
     k = len(places)
-    mean, low, high = mean_ci95([float(p) for p in places])
+    mean, low, high = mean_ci95([float(p) for p in places], matches)
     low, high = max(1.0, low), min(float(max(seats)), high)
     points = sum(uecda_points(p, n) for p, n in zip(places, seats))
     return {"deals": k, "mean_place": round(mean, 3), "ci95": [round(low, 3), round(high, 3)],

@@ -248,7 +248,7 @@ def run(server_url: str, preset: str, seats: list[str], deals: int, seed: int | 
             raise
         pool.shutdown()
     records = [rec for r in sorted(results, key=lambda r: r["index"]) for rec in r["records"]]
-    bots = summarize(records)
+    bots = summarize(records, "game_id")
     ratings = league_ratings(records)
     for label, b in bots.items():
         b["fallbacks"] = {kind: sum(r["fallbacks"][s][kind] for r in records for s, seat in enumerate(r["bots"])

@@ -80,23 +80,28 @@ def play_match(task: dict) -> dict:
                 for s, history in enumerate(history_of):
                     if history is not None:
                         history.append(redact_event(ev, s))
-        records.append({"places": [p.place for p in st.players], "bots": names, "forbidden": forbidden})
+        records.append({"places": [p.place for p in st.players], "bots": names, "forbidden": forbidden,
+                        "match": f"{seed}:{index}"})
     return {"index": index, "records": records}
 
 
-def summarize(records: list[dict]) -> dict:
+def summarize(records: list[dict], match_key: str = "match") -> dict:
     """Per bot name over every deal it played: referee.scoring.standing (mean place, 95% interval, UECda
     points, ...), best first (by mean place, then name): the order every table and JSON line prints them in.
-    A record is ``{"places": [...], "bots": [...], "forbidden": [...]}``, one entry per seat."""
+    A record is ``{"places": [...], "bots": [...], "forbidden": [...]}``, one entry per seat, and under
+    ``match_key`` the match it was a deal of (the interval counts the deals of a match as dependent; a record
+    without one is a match of its own)."""
     per: dict[str, dict] = {}
-    for rec in records:
+    for i, rec in enumerate(records):
         n = len(rec["bots"])
+        match = rec.get(match_key, f"record {i}")
         for s, name in enumerate(rec["bots"]):
-            b = per.setdefault(name, {"places": [], "seats": [], "forbidden": 0})
+            b = per.setdefault(name, {"places": [], "seats": [], "forbidden": 0, "matches": []})
             b["places"].append(rec["places"][s])
             b["seats"].append(n)
             b["forbidden"] += rec["forbidden"][s]
-    standings = {name: standing(b["places"], b["seats"], b["forbidden"]) for name, b in per.items()}
+            b["matches"].append(match)
+    standings = {name: standing(b["places"], b["seats"], b["forbidden"], b["matches"]) for name, b in per.items()}
     return dict(sorted(standings.items(), key=lambda item: (item[1]["mean_place"], item[0])))
 
 

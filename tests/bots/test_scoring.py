@@ -26,6 +26,29 @@ def test_the_interval_is_the_normal_approximation():
         mean_ci95([])
 
 
+def test_the_interval_counts_the_deals_of_a_match_as_dependent():
+    """Cluster-robust over matches: alike within matches and apart between them widens it, the reverse narrows it;
+    one match per deal (or a single match) is the plain interval."""
+    xs = [1.0, 1.0, 4.0, 4.0]
+    plain = mean_ci95(xs)
+    assert mean_ci95(xs, ["a", "b", "c", "d"]) == pytest.approx(plain)
+    assert mean_ci95(xs, ["m", "m", "m", "m"]) == pytest.approx(plain)
+    mean, low, high = mean_ci95(xs, ["a", "a", "b", "b"])
+    assert mean == 2.5 and high - mean == pytest.approx(1.96 * math.sqrt(((2 - 5) ** 2 + (8 - 5) ** 2) * 2) / 4)
+    assert high - mean > plain[2] - plain[0]
+    assert mean_ci95([1.0, 4.0, 1.0, 4.0], ["a", "a", "b", "b"]) == (2.5, 2.5, 2.5)
+
+
+def test_a_summary_reads_the_match_of_each_deal():
+    others = {1: [2, 3, 4], 2: [1, 3, 4], 3: [1, 2, 4], 4: [1, 2, 3]}
+    records = [{"places": [p] + others[p], "bots": ["me", "x", "y", "z"], "forbidden": [0, 0, 0, 0], "match": m}
+               for p, m in ((1, "0"), (1, "0"), (2, "0"), (2, "0"), (3, "1"), (3, "1"), (4, "1"), (4, "1"))]
+    assert summarize(records)["me"]["ci95"] == [1.0, 4.0]  # 2.5 ± 1.96: two matches, far apart, clipped
+    alone = summarize([{k: v for k, v in r.items() if k != "match"} for r in records])["me"]["ci95"]
+    assert alone == [round(2.5 - 1.96 * math.sqrt(10 / 7) / math.sqrt(8), 3), round(2.5 + 1.96 * math.sqrt(10 / 7) / math.sqrt(8), 3)]
+    assert summarize([dict(r, game_id=r["match"]) for r in records], "game_id")["me"]["ci95"] == [1.0, 4.0]
+
+
 def test_a_standing_counts_points_per_table_size_and_clips_the_interval_to_the_places():
     s = standing([1, 1, 1, 2], [4, 4, 4, 4], forbidden=1)
     assert s["deals"] == 4 and s["mean_place"] == 1.25 and s["first_share"] == 0.75
