@@ -44,9 +44,14 @@ def _client(settings, server, **overrides) -> Client:
 
 
 def _pad(conn, mb: int) -> None:
-    """Some megabytes of other data, so that the room left under a limit set near the used memory is ~1 MB."""
+    """Some megabytes of other data, so that the room left under a limit set near the used memory is ~1 MB. Written
+    16 KiB a key: a 1 MiB value would leave a query buffer of that size on the connection, counted in the memory
+    ``_limit_at`` reads and freed by Redis a moment later, which could take the use back under the gate's fraction."""
     for i in range(mb):
-        conn.set(f"pad:{i}", "x" * MIB)
+        pipe = conn.pipeline(transaction=False)
+        for j in range(64):
+            pipe.set(f"pad:{i}:{j}", "x" * (MIB // 64))
+        pipe.execute()
 
 
 def _limit_at(conn, share: float) -> None:
