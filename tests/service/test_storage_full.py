@@ -71,7 +71,7 @@ def test_nothing_new_is_stored_near_maxmemory_but_moves_go_on(settings, server, 
     game = before.create(seed=3)
     record = before.get(f"/v1/games/{game['game_id']}/record", game["table_token"]).get_data(as_text=True)
     _pad(conn, 40)
-    _limit_at(conn, 0.97)  # refused above 0.9 of the limit: the use may shrink by 7% (a client's buffers freed) and still be
+    _limit_at(conn, 0.97)  # the gate refuses above 0.9: the use may shrink by 7% (a client's buffers freed) and still be refused
     near = _client(settings, server)
     r = _error(near.post("/v1/games", {"preset": "uecda", "players": PLAYERS}), 507, "storage_full")
     assert "MiB" in r.json["error"]["message"]
