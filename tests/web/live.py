@@ -41,9 +41,11 @@ class LiveReferee:
             self.embedded = start_embedded(tempfile.mkdtemp(prefix="referee-webtest-redis-"))
             url = embedded_url(self.embedded)
         self.redis_url = url
-        # no back-pressure: a page test's new game must not depend on how busy the one worker still is
+        # no back-pressure: a page test's new game must not depend on how busy the one worker still is; and every
+        # page comes from 127.0.0.1, where the streams of the pages closed a moment ago may not have been let go yet:
+        # the flood guard per address (tested in tests/service) must not take a new page offline
         settings = Settings(redis_url=url, data_dir=tempfile.mkdtemp(), key_prefix=self.prefix, queue_name=self.queue,
-                            bots_busy_wait_s=0)
+                            bots_busy_wait_s=0, sse_streams_per_address=64, sse_max_streams=64)
         app = create_app(settings)
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
         self.server = make_server("127.0.0.1", 0, app, threaded=True)
