@@ -3,6 +3,7 @@ memory is a clean 507, never a 500. On an embedded Redis of this module's own, w
 import dataclasses
 import random
 import secrets
+import tempfile
 
 import pytest
 import redis
@@ -20,8 +21,8 @@ PLAYERS = [{"name": f"p{i}"} for i in range(4)]
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    embedded = start_embedded(str(tmp_path_factory.mktemp("memory-redis")), maxmemory_mb=0)  # its 40 MB pruned by pytest
+def server():
+    embedded = start_embedded(tempfile.mkdtemp(prefix="referee-memory-redis-"), maxmemory_mb=0)
     yield embedded
     stop_embedded(embedded)
 
