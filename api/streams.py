@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import hashlib
 import os
+import select
+import socket
 import threading
 from collections import Counter
 from typing import Callable
 
-from flask import Response, current_app, stream_with_context
+from flask import Response, current_app, request, stream_with_context
 
 from service.errors import ApiError
 from service.settings import Settings
@@ -20,7 +22,8 @@ from .observability import counted_stream
 
 # the process that started this one (gunicorn's master: the app is imported in each worker after the fork)
 _PARENT = os.getppid()
-RETRY_AFTER_S = 5  # a stream whose client left frees its slot within a keep-alive or two
+IDLE_CHECK_S = 1.0  # how often an idle stream looks whether its client has left, and so how soon it frees its slot
+RETRY_AFTER_S = 2
 
 
 class StreamRefused(ApiError):
@@ -93,16 +96,39 @@ def _drop(counts: Counter[str], key: str) -> None:
         del counts[key]  # no key outlives its last stream
 
 
+def client_left(sock: socket.socket | None) -> bool:
+    """Whether the client at the other end of ``sock`` has closed it: it reads as ended (or reset) with nothing
+    in it. A request a client pipelined after ours reads as data and is not a leave."""
+    if sock is None:
+        return False
+    try:
+        if not select.select([sock], [], [], 0)[0]:
+            return False
+        return sock.recv(1, socket.MSG_PEEK) == b""
+    except ConnectionError:  # reset
+        return True
+    except (OSError, ValueError):  # nothing to read after all, or a TLS socket, which cannot peek: the next write tells
+        return False
+
+
 def sse_response(events, poll_hint: str, bot: bool = False) -> Response:
     """``events`` (an iterator of SSE text) as a streaming response holding one slot while it runs; ``bot``: a
-    registered bot's stream, which may take the slots kept for bots."""
+    registered bot's stream, which may take the slots kept for bots.
+
+    ``events`` yields an empty string at least every IDLE_CHECK_S while it has nothing to send: the stream then
+    looks at its client's socket and ends, freeing its slot, if the client has left."""
     slots: StreamSlots = current_app.extensions["referee.streams"]
     token = hashlib.sha256((bearer() or "").encode()).hexdigest()[:32]  # counted by a hash, as the rate limits
+    sock = request.environ.get("gunicorn.socket") or request.environ.get("werkzeug.socket")
     release = slots.take(token, client_address(), bot, poll_hint)
 
     def generate():
         try:
             for chunk in events:
+                if not chunk:
+                    if client_left(sock):
+                        return
+                    continue
                 yield chunk
                 if os.getppid() != _PARENT:
                     # our gunicorn master died: end the stream, so that this orphaned process can exit and the

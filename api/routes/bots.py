@@ -16,7 +16,7 @@ from ..guards import settings
 from ..http import bearer, body, check_room, query, respond, service
 from ..schemas import (BotAccountSchema, BotCreatedSchema, BotListQuery, BotListSchema, BotStreamQuery, DeclineSchema,
                        LeaderboardQuery, LeaderboardSchema, PolicySchema, RegisterBotSchema)
-from ..streams import sse_response
+from ..streams import IDLE_CHECK_S, sse_response
 from .events import HEARTBEAT_S
 
 bp = Blueprint("bots", __name__, url_prefix="/v1/bots")
@@ -205,11 +205,17 @@ def _messages(svc, name: str, token: str, resume: Resume | None, wait: float):
         left = wait - (time.monotonic() - idle_since)
         if left <= 0 or not accounts.token_live(token):
             return
-        newer = accounts.wait_any(name, woken, cursor, int(min(left, RESCAN_S) * 1000))
-        woken = newer or woken
-        if time.monotonic() - said >= KEEPALIVE_S:
-            said = time.monotonic()
-            yield ": keep-alive\n\n"
+        rescan_at = time.monotonic() + min(left, RESCAN_S)
+        while (now := time.monotonic()) < rescan_at:
+            newer = accounts.wait_any(name, woken, cursor, max(1, int(min(rescan_at - now, IDLE_CHECK_S) * 1000)))
+            if newer:
+                woken = newer
+                break
+            if time.monotonic() - said >= KEEPALIVE_S:
+                said = time.monotonic()
+                yield ": keep-alive\n\n"
+            else:
+                yield ""  # nothing to say: the stream looks whether its client is still there
 
 
 def _resume(svc, name: str) -> Resume | None:

@@ -26,6 +26,8 @@ from rq import Queue
 from rq.job import Job
 
 from api.app import create_app
+from api.routes.events import HEARTBEAT_S
+from api.streams import client_left
 from service.redis_conn import connect
 from service.scheduler import BotScheduler
 from service.settings import Settings
@@ -281,7 +283,7 @@ def test_the_caps_hold_across_the_threads_of_a_real_server(server):
     g = _create(base)
     url = f"{base}/v1/games/{g['game_id']}/stream?wait=60"
     tokens = [g["table_token"], *g["seat_tokens"]]
-    bot = requests.post(f"{base}/v1/bots", json={"name": f"host-{secrets.token_hex(3)}"}, timeout=10).json()
+    bot = _bot(base)
     opened = []
     try:
         with ThreadPoolExecutor(5) as pool:  # five at once from one address: its cap (2) lets exactly two in
@@ -301,6 +303,42 @@ def test_the_caps_hold_across_the_threads_of_a_real_server(server):
             r.close()
     wait_until(lambda: _open_stream(url.replace("wait=60", "wait=0"), tokens[1], "10.1.0.3").status_code == 200, 30,
                "the closed streams' slots to be free")
+
+
+def test_a_stream_whose_client_left_frees_its_slot_before_its_next_keep_alive(server):
+    base, _ = server
+    g = _create(base)
+    url = f"{base}/v1/games/{g['game_id']}/stream?wait=60"
+    bots = [_bot(base)["bot_token"] for _ in range(2)]
+    for path, tokens in ((url, g["seat_tokens"][:2]), (f"{base}/v1/bots/stream?wait=60", bots)):
+        opened = [_open_stream(path, token, "10.1.0.9") for token in tokens]
+        assert [r.status_code for r in opened] == [200, 200], [r.text for r in opened]
+        assert _open_stream(url.replace("wait=60", "wait=0"), g["table_token"], "10.1.0.9").status_code == 429
+        for r in opened:
+            r.close()
+        # an idle stream looks at its client every IDLE_CHECK_S; a keep-alive (HEARTBEAT_S) would come after 5 s
+        wait_until(lambda: _open_stream(url.replace("wait=60", "wait=0"), g["table_token"], "10.1.0.9").status_code == 200,
+                   HEARTBEAT_S - 1, "the left streams' slots to be free before a keep-alive is due")
+
+
+def test_a_socket_reads_as_left_only_when_its_peer_closed_it():
+    ours, theirs = socket.socketpair()
+    try:
+        assert not client_left(ours)  # open and quiet
+        theirs.sendall(b"GET /healthz HTTP/1.1\r\n\r\n")
+        assert not client_left(ours)  # a pipelined request is not a leave, and stays unread
+        assert ours.recv(64).startswith(b"GET")
+        theirs.close()
+        assert client_left(ours)
+        assert not client_left(None)
+    finally:
+        ours.close()
+
+
+def _bot(base: str) -> dict:
+    r = requests.post(f"{base}/v1/bots", json={"name": f"host-{secrets.token_hex(3)}"}, timeout=10)
+    assert r.status_code == 201, r.text
+    return r.json()
 
 
 def _slow_sockets(port: int, body: int, heads: int) -> list[socket.socket]:
