@@ -13,9 +13,11 @@ from referee.cards import count, parse_many
 from referee.ruleset import ruleset_from_json
 from workers.bots import belief, make, mc, policy, train_policy
 from workers.bots.features import NAMES, SIZE, deck_of, features, situation_of_state, situation_of_view
+from workers.bots.features import scores as move_scores
 from workers.bots.observer import facts_of_view, observe, turn
 from workers.tournament import random_switches
 
+from .scenarios import game
 from .test_games import _decision_points
 
 
@@ -35,25 +37,69 @@ def test_every_feature_is_named_once_and_documented():
 def test_the_features_of_a_view_are_those_of_the_state(preset):
     """What a bot is given (its view and annotated legal moves) and the engine state a playout holds give the same
     features at every turn of random games, with and without rule switches."""
+    turns = 0
+    for st, s, seen, deck in _turns(preset):
+        shown = facts_of_view(seen.view, seen.legal, seen.forbidden_last).turn
+        rows = features(shown, situation_of_view(seen.view, s, deck))
+        assert rows == features(turn(st, s, st.left(s) <= 6), situation_of_state(st, s, deck))
+        assert len(rows) == len(seen.legal) and all(len(r) == SIZE for r in rows)
+        turns += 1
+    assert turns > 100
+
+
+@pytest.mark.parametrize("preset", ["uecda", "nanko", "gekifugo"])
+def test_scores_without_rows_are_the_scores_of_the_rows_to_the_last_bit(preset):
+    """The playouts score moves without building feature rows (features.scores); under random weights they give
+    exactly the floats Policy.scores gives the rows, and the same way out, at every turn of random games."""
+    rng = random.Random(f"{preset}-scores")
+    turns = 0
+    for st, s, _, deck in _turns(preset):
+        t, situation = turn(st, s, st.left(s) <= 6), situation_of_state(st, s, deck)
+        weights = [rng.gauss(0.0, 1.0) for _ in range(SIZE)]
+        rows = features(t, situation)
+        assert move_scores(t, situation, weights) == (policy.Policy(weights).scores(rows), policy.way_out(rows))
+        turns += 1
+    assert turns > 100
+
+
+def test_the_hand_a_move_leaves_is_read_rank_by_rank():
+    """An explicit uecda hand (the joker its own, so the 2 beats every unseen single): the shape features of the
+    hand each move leaves, counted by hand."""
+    st = game("uecda", [["D3", "H3", "S5", "S9", "HA", "S2", "JK1"], ["S4", "SQ"], ["H4", "HQ"], ["D6", "DQ"]])
+    t = turn(st, 0, False)
+    rows = features(t, situation_of_state(st, 0, deck_of(st.rules.jokers)))
+    shape = ("left_after", "ranks_after", "singles_after", "weak_singles_after", "tops_after", "control_after",
+             "broken_ranks")
+
+    def after(action, cards=()):
+        [row] = [r for m, r in zip(t.moves, rows) if m.action == action and m.cards == parse_many(cards)
+                 and not m.as_map]
+        return tuple(row[NAMES.index(name)] for name in shape)
+
+    #                                 left    ranks   singles weak    tops   control broken
+    assert after("pass") ==          (7 / 13, 6 / 13, 4 / 13, 1 / 13, 3 / 4, 2 / 4, 0.0)
+    assert after("play", ["D3", "H3"]) == (5 / 13, 5 / 13, 4 / 13, 1 / 13, 3 / 4, 2 / 4, 0.0)
+    assert after("play", ["D3"]) ==  (6 / 13, 6 / 13, 5 / 13, 2 / 13, 3 / 4, 2 / 4, 1.0)
+    assert after("play", ["S5"]) ==  (6 / 13, 5 / 13, 3 / 13, 0.0, 3 / 4, 2 / 4, 0.0)
+    assert after("play", ["S2"]) ==  (6 / 13, 5 / 13, 3 / 13, 1 / 13, 2 / 4, 1 / 4, 0.0)
+
+
+def _turns(preset: str):
+    """(state, seat, what the seat is given, deck) at every turn to play or pass of 4 random games of ``preset``,
+    two of them under random rule switches."""
     rng = random.Random(preset)
     greedy = make("greedy")
-    turns = 0
-    for game in range(4):
-        st, _ = new_game(preset, random_switches(rng) if game % 2 else None, ["a", "b", "c", "d"], game)
+    for number in range(4):
+        st, _ = new_game(preset, random_switches(rng) if number % 2 else None, ["a", "b", "c", "d"], number)
         deck = deck_of(st.rules.jokers)
         while actors(st):
             s = actors(st)[0]
             seen = observe(st, s)
             if not st.pending:
-                shown = facts_of_view(seen.view, seen.legal, seen.forbidden_last).turn
-                rows = features(shown, situation_of_view(seen.view, s, deck))
-                assert rows == features(turn(st, s, st.left(s) <= 6), situation_of_state(st, s, deck))
-                assert len(rows) == len(seen.legal) and all(len(r) == SIZE for r in rows)
-                turns += 1
+                yield st, s, seen, deck
             move = greedy(seen.view, seen.legal, rng, forbidden_last=seen.forbidden_last) if rng.random() < 0.7 \
                 else rng.choice(seen.legal)
             _, st, _ = apply(st, instantiate(move, rng))
-    assert turns > 100
 
 
 def test_the_committed_weights_load_and_give_a_distribution_over_the_legal_moves():

@@ -138,7 +138,7 @@ def _strength(rank: int, reversed_order: bool) -> int:
 class _Seat:
     """What every move's features read of the seat and the table, worked out once per turn."""
     __slots__ = ("hand", "held", "count", "rev", "lead", "danger", "few", "others", "locked", "last", "unseen",
-                 "above", "stronger", "unseen_count", "unseen_jokers", "hand_strength")
+                 "above", "stronger", "unseen_count", "unseen_jokers", "hand_strength", "kept")
     hand: int
     held: list[int]           # the hand's cards of each rank (13: jokers)
     count: int
@@ -155,6 +155,7 @@ class _Seat:
     unseen_count: int
     unseen_jokers: int
     hand_strength: float
+    kept: _Kept               # the whole hand's shape (``_Kept``), which a play changes only at the ranks it plays
 
     def __init__(self, t: Turn, s: Situation) -> None:
         self.hand = t.cards
@@ -200,6 +201,79 @@ class _Seat:
         self.above, self.stronger = above, stronger
         self.unseen_count = cards
         self.unseen_jokers = jokers
+        kept = _Kept()
+        for r in range(13):
+            kept.add(held[r], _strength(r, self.rev), stronger, 1)
+        self.kept = kept
+
+
+class _Kept:
+    """The shape of the cards a hand keeps, without its jokers: ranks held, ranks held once, of them those of
+    strength 5 or less, cards of strength 11 or more, and cards no unseen card beats alone."""
+    __slots__ = ("ranks", "singles", "weak", "tops", "control")
+    ranks: int
+    singles: int
+    weak: int
+    tops: int
+    control: int
+
+    def __init__(self) -> None:
+        self.ranks = self.singles = self.weak = self.tops = self.control = 0
+
+    def add(self, k: int, strength: int, stronger: list[int], sign: int) -> None:
+        """Count (``sign`` 1) or uncount (-1) ``k`` cards of one rank of this ``strength``."""
+        if k <= 0:
+            return
+        self.ranks += sign
+        if k == 1:
+            self.singles += sign
+            if strength <= 5:
+                self.weak += sign
+        if strength >= 11:
+            self.tops += sign * k
+        if stronger[strength] == 0:
+            self.control += sign * k
+
+    def copy(self) -> _Kept:
+        out = _Kept()
+        out.ranks, out.singles, out.weak, out.tops, out.control = (self.ranks, self.singles, self.weak, self.tops,
+                                                                    self.control)
+        return out
+
+
+class Sink:
+    """Where a move's features go: ``put(k, v)`` for feature ``k`` (its index in NAMES), each at most once and in
+    increasing ``k``; a feature not put is 0."""
+
+    def put(self, k: int, v: float) -> None:
+        raise NotImplementedError
+
+
+class _Row(Sink):
+    """A move's features as a row of ``SIZE`` floats."""
+    __slots__ = ("x",)
+    x: list[float]
+
+    def __init__(self) -> None:
+        self.x = [0.0] * SIZE
+
+    def put(self, k: int, v: float) -> None:
+        self.x[k] = v
+
+
+class _Dot(Sink):
+    """A move's features times ``weights``, summed as they are put: in NAMES' order, as ``Policy.scores`` sums a
+    row, so that the two give the same floats."""
+    __slots__ = ("weights", "total")
+    weights: list[float]
+    total: float
+
+    def __init__(self, weights: list[float]) -> None:
+        self.weights = weights
+        self.total = 0.0
+
+    def put(self, k: int, v: float) -> None:
+        self.total += self.weights[k] * v
 
 
 def features(t: Turn, s: Situation) -> list[list[float]]:
@@ -207,34 +281,50 @@ def features(t: Turn, s: Situation) -> list[list[float]]:
     seat = _Seat(t, s)
     out: list[list[float]] = []
     for i in range(len(t.moves)):
-        mv: Move = t.moves[i]
-        if mv.action == "pass":
-            out.append(_pass_features(seat))
-        else:
-            note = t.notes[i]
-            out.append(_play_features(seat, mv, note))
+        row = _Row()
+        _put_move(seat, t.moves[i], t.notes[i], row)
+        out.append(row.x)
     return out
 
 
-def _pass_features(seat: _Seat) -> list[float]:
-    x = [0.0] * SIZE
-    x[0] = 1.0
-    x[1] = 1.0 if seat.lead else 0.0
-    x[2] = 1.0 if seat.danger else 0.0
-    x[3] = 1.0 if seat.few else 0.0
-    x[4] = 1.0 if seat.locked else 0.0
-    x[5] = seat.others
-    x[6] = 1.0 if seat.rev else 0.0
-    _shape_after(seat, x, [0] * 13, 0, 0, seat.count)  # the hand kept whole
-    return x
+def scores(t: Turn, s: Situation, weights: list[float]) -> tuple[list[float], int]:
+    """Each move's score under ``weights`` (the dot product of its features with them: the floats
+    ``Policy.scores(features(t, s))`` gives, without the rows), and the index of the first move that empties the
+    hand without a forbidden finish (-1: none)."""
+    seat = _Seat(t, s)
+    dot = _Dot(weights)
+    out: list[float] = []
+    way_out = -1
+    for i in range(len(t.moves)):
+        dot.total = 0.0
+        if _put_move(seat, t.moves[i], t.notes[i], dot) and way_out < 0:
+            way_out = i
+        out.append(dot.total)
+    return out, way_out
 
 
-def _play_features(seat: _Seat, mv: Move, note: Note | None) -> list[float]:
-    x = [0.0] * SIZE
+def _put_move(seat: _Seat, mv: Move, note: Note | None, sink: Sink) -> bool:
+    """Put the features of ``mv`` (``note``: its annotation; None for a pass); True if it empties the hand without
+    a forbidden finish."""
+    if mv.action == "pass":
+        sink.put(0, 1.0)
+        if seat.lead:
+            sink.put(1, 1.0)
+        if seat.danger:
+            sink.put(2, 1.0)
+        if seat.few:
+            sink.put(3, 1.0)
+        if seat.locked:
+            sink.put(4, 1.0)
+        sink.put(5, seat.others)
+        if seat.rev:
+            sink.put(6, 1.0)
+        _put_shape_after(seat, sink, seat.kept, 0, 0, seat.count)  # the hand kept whole
+        return False
     cards = mv.cards
     rev = seat.rev
     held = seat.held
-    played = [0] * 13
+    kept = seat.kept.copy()
     nat = total = ranks = broken = tops = 0
     top = -1
     left = cards & NORMAL_MASK
@@ -243,8 +333,9 @@ def _play_features(seat: _Seat, mv: Move, note: Note | None) -> list[float]:
         k = BITS16[left >> low & 0xF]
         left &= (1 << low) - 1
         r = low // 4
-        played[r] = k
         strength = _strength(r, rev)
+        kept.add(held[r], strength, seat.stronger, -1)
+        kept.add(held[r] - k, strength, seat.stronger, 1)
         if strength > top:
             top = strength
         nat += k
@@ -260,95 +351,96 @@ def _play_features(seat: _Seat, mv: Move, note: Note | None) -> list[float]:
     forbidden = note is not None and note.forbidden_finish
     late = after <= 2 or seat.danger
     lead = seat.lead
-    x[7] = n / 4.0
-    x[8] = x[7] if lead else 0.0
+    size = n / 4.0
+    sink.put(7, size)
+    if lead:
+        sink.put(8, size)
     if after == 0:
-        x[10 if forbidden else 9] = 1.0
+        sink.put(10 if forbidden else 9, 1.0)
     mean = total / nat / 12.0 if nat else 0.0
     high = top / 12.0 if nat else 1.0
-    x[11] = mean
-    x[12] = high
-    x[13] = mean if lead else 0.0
-    x[14] = high if seat.danger else 0.0
-    x[15] = float(jokers)
-    x[16] = float(jokers) if late else 0.0
-    x[17] = float(tops)
-    x[18] = float(tops) if late else 0.0
-    x[19] = float(broken)
-    x[20] = 1.0 if ranks > 1 else 0.0
+    sink.put(11, mean)
+    sink.put(12, high)
+    if lead:
+        sink.put(13, mean)
+    if seat.danger:
+        sink.put(14, high)
+    if jokers:
+        sink.put(15, float(jokers))
+        if late:
+            sink.put(16, float(jokers))
+    if tops:
+        sink.put(17, float(tops))
+        if late:
+            sink.put(18, float(tops))
+    if broken:
+        sink.put(19, float(broken))
+    if ranks > 1:
+        sink.put(20, 1.0)
     strongest = top if nat else TOP
     if ranks > 1:
         unbeatable = seat.stronger[strongest] == 0
     else:
         unbeatable = strongest >= TOP or seat.above[strongest] + seat.unseen_jokers < n
-    x[21] = 1.0 if unbeatable else 0.0
-    x[22] = x[21] if seat.danger else 0.0
-    x[23] = seat.stronger[strongest] / seat.unseen_count if seat.unseen_count else 0.0
-    _shape_after(seat, x, played, jokers, cards, after)
+    if unbeatable:
+        sink.put(21, 1.0)
+        if seat.danger:
+            sink.put(22, 1.0)
+    if seat.unseen_count:
+        sink.put(23, seat.stronger[strongest] / seat.unseen_count)
+    _put_shape_after(seat, sink, kept, jokers, cards, after)
     if note is not None and note.kinds:
         kinds = note.kinds
         if "cut" in kinds:
-            x[32] = 1.0
-            x[33] = 1.0 if lead else 0.0
+            sink.put(32, 1.0)
+            if lead:
+                sink.put(33, 1.0)
         if "revolution" in kinds:
-            x[34] = 1.0
-            x[35] = seat.hand_strength
+            sink.put(34, 1.0)
+            sink.put(35, seat.hand_strength)
         if "jack_back" in kinds:
-            x[36] = 1.0
-            x[37] = seat.hand_strength
+            sink.put(36, 1.0)
+            sink.put(37, seat.hand_strength)
         if "reverse" in kinds:
-            x[38] = 1.0
+            sink.put(38, 1.0)
         if "lock" in kinds or "rank_lock" in kinds:
-            x[39] = 1.0
+            sink.put(39, 1.0)
         if "give" in kinds:
-            x[40] = 1.0
+            sink.put(40, 1.0)
         if "discard" in kinds or "others_discard" in kinds:
-            x[41] = 1.0
+            sink.put(41, 1.0)
         if "skip" in kinds:
-            x[42] = 1.0
+            sink.put(42, 1.0)
         if "take" in kinds:
-            x[43] = 1.0
-    x[44] = float(len(mv.declare))
-    x[45] = 1.0 if mv.decline else 0.0
-    return x
+            sink.put(43, 1.0)
+    if mv.declare:
+        sink.put(44, float(len(mv.declare)))
+    if mv.decline:
+        sink.put(45, 1.0)
+    return after == 0 and not forbidden
 
 
-def _shape_after(seat: _Seat, x: list[float], played: list[int], jokers: int, cards: int, after: int) -> None:
-    """The features of the hand the play leaves (``x[24:32]``)."""
-    held = seat.held
-    rev = seat.rev
-    ranks = singles = weak = tops = control = 0
-    # a card beats every unseen single when no unseen card is stronger
-    for r in range(13):
-        k = held[r] - played[r]
-        if k <= 0:
-            continue
-        ranks += 1
-        strength = _strength(r, rev)
-        if k == 1:
-            singles += 1
-            if strength <= 5:
-                weak += 1
-        if strength >= 11:
-            tops += k
-        if seat.stronger[strength] == 0:
-            control += k
-    jokers_left = held[13] - jokers
+def _put_shape_after(seat: _Seat, sink: Sink, kept: _Kept, jokers: int, cards: int, after: int) -> None:
+    """The features of the hand the play leaves (24 to 31): ``kept``, its shape without jokers, and the jokers
+    left."""
+    ranks, tops, control = kept.ranks, kept.tops, kept.control
+    jokers_left = seat.held[13] - jokers
     if jokers_left > 0:
         ranks += 1
         tops += jokers_left
         control += jokers_left
-    x[24] = after / 13.0
-    x[25] = ranks / 13.0
-    x[26] = singles / 13.0
-    x[27] = weak / 13.0
-    x[28] = tops / 4.0
-    x[29] = control / 4.0
+    sink.put(24, after / 13.0)
+    sink.put(25, ranks / 13.0)
+    sink.put(26, kept.singles / 13.0)
+    sink.put(27, kept.weak / 13.0)
+    sink.put(28, tops / 4.0)
+    sink.put(29, control / 4.0)
     if seat.last:
         rest = seat.hand & ~cards
         stuck = rest & seat.last
-        x[30] = count(stuck) / 4.0
-        x[31] = 1.0 if rest and stuck == rest else 0.0
+        sink.put(30, count(stuck) / 4.0)
+        if rest and stuck == rest:
+            sink.put(31, 1.0)
 
 
 def deck_of(jokers: int) -> int:

@@ -25,7 +25,8 @@ from typing import Final
 from referee import build_ruleset
 
 from . import greedy
-from .features import NAMES, SIZE, Situation, deck_of, features, situation_of_view
+from .features import NAMES, SIZE, Situation, deck_of, situation_of_view
+from .features import scores as move_scores
 from .observer import Turn, facts_of_view, forced
 
 WEIGHTS: Final = Path(__file__).with_name("policy.json")
@@ -59,18 +60,22 @@ class Policy:
             out.append(total)
         return out
 
+    def scores_of(self, t: Turn, s: Situation) -> tuple[list[float], int]:
+        """Each move's score (``scores`` of its features, without building them) and the index of the first legal
+        way out (-1: none)."""
+        return move_scores(t, s, self.weights)
+
     def distribution(self, t: Turn, s: Situation, temperature: float = 1.0) -> list[float]:
         """The probability of each move of ``t``, in its order (a legal way out: all of it)."""
-        rows = features(t, s)
-        return softmax(self.scores(rows), temperature, way_out(rows))
+        scores, out = move_scores(t, s, self.weights)
+        return softmax(scores, temperature, out)
 
     def sample(self, t: Turn, s: Situation, rng: random.Random, temperature: float = 1.0) -> int:
         """The index of a move of ``t`` drawn from the policy."""
-        rows = features(t, s)
-        out = way_out(rows)
+        scores, out = move_scores(t, s, self.weights)
         if out >= 0:
             return out
-        probs = softmax(self.scores(rows), temperature, -1)
+        probs = softmax(scores, temperature, -1)
         x = rng.random()
         for i in range(len(probs)):
             x -= probs[i]
@@ -80,12 +85,11 @@ class Policy:
 
     def best(self, t: Turn, s: Situation) -> int:
         """The index of the policy's most probable move of ``t`` (the first of equals)."""
-        rows = features(t, s)
-        scores = self.scores(rows)
+        scores, out = move_scores(t, s, self.weights)
+        if out >= 0:
+            return out
         best = 0
-        for i in range(len(rows)):
-            if rows[i][GOES_OUT] == 1.0:
-                return i
+        for i in range(len(scores)):
             if scores[i] > scores[best]:
                 best = i
         return best

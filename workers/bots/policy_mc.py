@@ -45,10 +45,10 @@ from referee.state import State
 from . import greedy
 from .belief import Evidence, barred, evidence, likelihood
 from .cards import rules_deck
-from .features import deck_of, features, situation_of_state
+from .features import deck_of, situation_of_state
 from .mc import MAX_PLIES, NEAR_THE_END, _key, _table, known_gifts, resampled, sample_hands
 from .observer import facts, facts_of_view, forced
-from .policy import Policy, load, softmax, turn_of, way_out
+from .policy import Policy, load, softmax, turn_of
 
 MIN_WORLDS: Final = 6   # worlds every candidate is played in before any is dropped
 PRUNE_Z: Final = 2.0    # standard errors of a paired difference that drop a candidate
@@ -116,11 +116,10 @@ class PolicySearchBot:
             return greedy.act(facts_of_view(view, legal, forbidden_last))
         t, situation = at
         policy = load(self.weights)
-        rows = features(t, situation)
-        out = way_out(rows)
+        scores, out = policy.scores_of(t, situation)
         if out >= 0:
             return t.choices[out]
-        probs = softmax(policy.scores(rows), 1.0, -1)
+        probs = softmax(scores, 1.0, -1)
         cands, reserve = self.candidates_of(t.choices, probs)
         if len(cands) == 1 or probs[cands[0]] >= self.confident:
             return t.choices[cands[0]]
