@@ -1,7 +1,8 @@
-"""The mc bot's playouts per CPU second against another tree's (the issue's own, say), decision by decision.
+"""A searching bot's playouts per CPU second against another tree's (the issue's own, say), decision by decision.
 
     git worktree add /tmp/base 3fdb1c3
     python benchmarks/bots_against.py /tmp/base --rounds 6
+    python benchmarks/bots_against.py /tmp/base --bot policy_mc --playouts 60
 
 ``benchmarks/bots.py`` measures one tree at a time, so comparing two trees means runs a minute apart, and a shared
 machine's speed drifts by half within that. Here each tree runs in a process of its own, with its own
@@ -24,22 +25,21 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parents[1]
 PRESETS = ("uecda", "nanko", "gekifugo")
 
-# Run inside each tree: one decision's search per request line "preset index decisions playouts seed", answered
+# Run inside each tree: one decision's search per request line "bot preset index decisions playouts seed", answered
 # with [cpu seconds, playouts]. What bots.py does before searching (relax_gc where it does) is done here too.
 WORKER = r"""
 import json, random, sys, time
 sys.path.insert(0, "benchmarks")
 import bots
-from workers.bots import make
 if hasattr(bots, "relax_gc"):
     bots.relax_gc()
 points, searchers = {}, {}
 for line in sys.stdin:
-    preset, i, decisions, playouts, seed = line.split()
+    name, preset, i, decisions, playouts, seed = line.split()
     i = int(i)
     if preset not in points:
         points[preset] = bots.decision_points(preset, int(decisions), int(seed))
-        searchers[preset] = make("mc", playouts=int(playouts), budget_ms=10 ** 9)
+        searchers[preset] = bots.searcher(name, int(playouts), 10 ** 9)
     point, bot = points[preset][i], searchers[preset]
     extra = {"forbidden_last": point[2]} if len(point) > 2 else {}
     t0 = time.process_time()
@@ -61,7 +61,7 @@ class Tree:
 
     def search(self, preset: str, i: int, args) -> tuple[float, int]:
         assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(f"{preset} {i} {args.decisions} {args.playouts} {args.seed}\n")
+        self.proc.stdin.write(f"{args.bot} {preset} {i} {args.decisions} {args.playouts} {args.seed}\n")
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
         if not line:
@@ -80,7 +80,9 @@ def main():
     parser.add_argument("against", type=Path, help="the other tree (a checkout of the commit to compare with)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--decisions", type=int, default=8, help="decisions searched per preset")
-    parser.add_argument("--playouts", type=int, default=24, help="mc playout cap per decision")
+    parser.add_argument("--bot", choices=("mc", "policy_mc"), default="mc",
+                        help="the searching bot (as benchmarks/bots.py searches: policy_mc plays every candidate)")
+    parser.add_argument("--playouts", type=int, default=24, help="playout cap per decision")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     from referee.compiled import build
@@ -108,7 +110,7 @@ def main():
         for tree in trees.values():
             tree.close()
         print(f"round {r + 1}: " + "  ".join(row), flush=True)
-    print(f"\nmc playouts per CPU second, {args.rounds} rounds of {args.decisions} decisions × up to {args.playouts} "
+    print(f"\n{args.bot} playouts per CPU second, {args.rounds} rounds of {args.decisions} decisions × up to {args.playouts} "
           f"playouts, this tree against {args.against}")
     print(f"{'preset':<10} {'this':>10} {'that':>10} {'pooled':>8} {'median':>8}")
     for preset in PRESETS:
