@@ -102,7 +102,9 @@ def client_left(sock: socket.socket | None) -> bool:
     if sock is None:
         return False
     try:
-        if not select.select([sock], [], [], 0)[0]:
+        poller = select.poll()  # not select.select, which fails on descriptors past 1023
+        poller.register(sock, select.POLLIN)
+        if not poller.poll(0):
             return False
         return sock.recv(1, socket.MSG_PEEK) == b""
     except ConnectionError:  # reset
