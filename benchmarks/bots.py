@@ -3,7 +3,6 @@
     python benchmarks/bots.py --decisions 8 --playouts 24
     python benchmarks/bots.py --strength --bot policy_mc --against mc,greedy,random --deals 60
     python benchmarks/bots.py --strength --bot policy_mc --against mc --deals 60 --switches 6
-    python benchmarks/bots.py --strength --bot policy_mc --against mc --deals 200 --duplicate
 
 **Speed** (the default): for each preset, greedy self-play deals provide ``--decisions`` turn decisions with a real
 choice (taken spread over the deal); each searching bot of ``--searchers`` (``mc``: greedy playouts; ``policy_mc``:
@@ -22,8 +21,6 @@ its decisions (median and 99th percentile, ``time.thread_time``: its own work, n
 playouts per searched turn of the bot and of a searching opponent. ``--json`` adds one JSON line per row (with the
 largest decision time and the tables' rules). ``--switches K`` plays each preset's deals at K tables of eight random
 rule switches (drawn from the seed; the row's preset reads ``<preset>+sw``); a bot's illegal move stops the run.
-``--duplicate`` plays the matches in sets of four dealt the same cards, the bot at each seat once
-(workers/tournament.py): the luck of the deal cancels within a set, so the interval narrows for the same deals.
 """
 from __future__ import annotations
 
@@ -139,7 +136,7 @@ def strength(args) -> None:
                 for i, (rules, deals) in enumerate(at):
                     played = tournament.run(preset, [args.bot] + [opponent] * 3, deals, args.seed + i, rules=rules,
                                             processes=1, options={name: options for name in SEARCHES},
-                                            show_progress=False, duplicate=args.duplicate)
+                                            show_progress=False)
                     records.extend(played["records"])
             finally:
                 tournament.make = made
@@ -175,9 +172,6 @@ def main():
     parser.add_argument("--presets", default=None, help="strength: comma-separated presets (default: all)")
     parser.add_argument("--deals", type=int, default=60, help="strength: deals per preset and opponent")
     parser.add_argument("--budget-ms", type=float, default=None, help="strength: the searches' budget (default 200)")
-    parser.add_argument("--duplicate", action="store_true",
-                        help="strength: matches in sets of four with the same cards, the bot at each seat once "
-                             "(--deals a multiple of 40; per table with --switches)")
     parser.add_argument("--switches", type=int, default=0,
                         help="strength: play each preset's deals at this many tables of random rule switches")
     parser.add_argument("--json", action="store_true")

@@ -4,11 +4,8 @@
 
 The N deals are cut into matches of ``--match-deals`` deals; match i seats the bots rotated by i, so every
 bot sits at every seat position equally often (when the number of matches is a multiple of the seat count).
-With ``duplicate``, the matches go in sets of one per seat that share a seed, so that each bot of a set is dealt
-the cards each seat was dealt (the first deal's hands, and the later deals' shuffles): the luck of the deal
-cancels within a set, and the interval counts a set's deals as dependent. Matches run in parallel processes;
-every decision's RNG is derived from (seed, match, seq, seat), so the result does not depend on the number of
-processes. The last line printed is one JSON object.
+Matches run in parallel processes; every decision's RNG is derived from (seed, match, seq, seat), so the
+result does not depend on the number of processes. The last line printed is one JSON object.
 """
 from __future__ import annotations
 
@@ -49,9 +46,7 @@ def play_match(task: dict) -> dict:
     names = [seats[(s + rot) % n] for s in range(n)]
     bots = [make(name, **options.get(name, {})) for name in names]
     history_of: list[list[dict] | None] = [[] if wants_history(b) else None for b in bots]
-    duplicate = bool(task.get("duplicate"))
-    dealt = index // n if duplicate else index  # a duplicate set's matches share their cards
-    st, events = new_game(preset, rules, [f"{names[s]}@{s}" for s in range(n)], match_seed(seed, dealt))
+    st, events = new_game(preset, rules, [f"{names[s]}@{s}" for s in range(n)], match_seed(seed, index))
     records = []
     for d in range(deals):
         if d:
@@ -86,7 +81,7 @@ def play_match(task: dict) -> dict:
                     if history is not None:
                         history.append(redact_event(ev, s))
         records.append({"places": [p.place for p in st.players], "bots": names, "forbidden": forbidden,
-                        "match": f"{seed}:set {dealt}" if duplicate else f"{seed}:{index}"})
+                        "match": f"{seed}:{index}"})
     return {"index": index, "records": records}
 
 
@@ -123,16 +118,13 @@ def progress(done: int, total: int, started: float, out=None) -> None:
 
 
 def run(preset: str, seats: list[str], deals: int, seed: int, rules=None, match_deals: int = 10,
-        processes: int | None = None, options=None, show_progress: bool = True, duplicate: bool = False) -> dict:
-    if duplicate and deals % (match_deals * len(seats)):
-        raise ValueError(f"duplicate matches come in sets of {len(seats)} matches of {match_deals} deals: "
-                         f"{deals} deals is not a whole number of sets")
+        processes: int | None = None, options=None, show_progress: bool = True) -> dict:
     tasks = []
     left, index = deals, 0
     while left > 0:
         k = min(match_deals, left)
         tasks.append({"preset": preset, "rules": rules, "seats": seats, "deals": k, "index": index, "seed": seed,
-                      "options": options or {}, "duplicate": duplicate})
+                      "options": options or {}})
         left -= k
         index += 1
     processes = processes or min(len(tasks), multiprocessing.cpu_count())

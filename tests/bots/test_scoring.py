@@ -5,7 +5,6 @@ import math
 import pytest
 
 from referee.scoring import mean_ci95, standing, uecda_points
-from workers import tournament
 from workers.tournament import last_line, summarize, table
 
 
@@ -90,32 +89,3 @@ def test_a_league_warns_when_a_registered_bots_seats_were_mostly_played_by_the_f
                 "fallbacks": [{**none, "timeout": 2, "away": 7}, {**none, "timeout": 1}, none, none]}]
     warnings = fallback_warnings(records)
     assert len(warnings) == 1 and warnings[0].startswith("@gone: 9 of its 10 moves were played by the server's fallback")
-
-
-def test_duplicate_matches_deal_each_bot_the_cards_of_every_seat_and_count_a_set_as_dependent(monkeypatch):
-    """Sets of four matches are dealt from one seed, the bot at a different seat in each, so that it holds each
-    seat's cards once; the interval groups the set's deals. Without ``duplicate`` every match has its own seed."""
-    dealt = []
-    real = tournament.new_game
-
-    def recording(preset, rules, players, seed):
-        dealt.append((seed, players))
-        return real(preset, rules, players, seed)
-
-    monkeypatch.setattr(tournament, "new_game", recording)
-    bots = ["greedy", "random", "random", "random"]
-    played = tournament.run("nanko", bots, 16, seed=5, match_deals=2, processes=1, show_progress=False,
-                            duplicate=True)
-    assert len(played["records"]) == 16 and {r["match"] for r in played["records"]} == {"5:set 0", "5:set 1"}
-    for k, first in enumerate((0, 4)):
-        one_set = dealt[first:first + 4]
-        assert {seed for seed, _ in one_set} == {tournament.match_seed(5, k)}
-        assert sorted(next(s for s, name in enumerate(players) if name.startswith("greedy@"))
-                      for _, players in one_set) == [0, 1, 2, 3]
-    assert "greedy" in played["bots"] and played["bots"]["greedy"]["deals"] == 16
-    dealt.clear()
-    plain = tournament.run("nanko", bots, 16, seed=5, match_deals=2, processes=1, show_progress=False)
-    assert [seed for seed, _ in dealt] == [tournament.match_seed(5, i) for i in range(8)]
-    assert len({r["match"] for r in plain["records"]}) == 8
-    with pytest.raises(ValueError, match="sets of 4 matches of 2 deals"):
-        tournament.run("nanko", bots, 12, seed=5, match_deals=2, processes=1, show_progress=False, duplicate=True)
