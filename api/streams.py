@@ -8,6 +8,7 @@ import os
 import select
 import socket
 import threading
+import time
 from collections import Counter
 from typing import Callable
 
@@ -23,6 +24,7 @@ from .observability import counted_stream
 # the process that started this one (gunicorn's master: the app is imported in each worker after the fork)
 _PARENT = os.getppid()
 IDLE_CHECK_S = 1.0  # how often an idle stream looks whether its client has left, and so how soon it frees its slot
+HEARTBEAT_S = 5.0   # a comment line after this long without a message, so that proxies keep the stream open
 RETRY_AFTER_S = 2
 
 
@@ -118,19 +120,24 @@ def sse_response(events, poll_hint: str, bot: bool = False) -> Response:
     registered bot's stream, which may take the slots kept for bots.
 
     ``events`` yields an empty string at least every IDLE_CHECK_S while it has nothing to send: the stream then
-    looks at its client's socket and ends, freeing its slot, if the client has left."""
+    looks at its client's socket and ends, freeing its slot, if the client has left, and sends a keep-alive
+    comment when nothing has been sent for HEARTBEAT_S."""
     slots: StreamSlots = current_app.extensions["referee.streams"]
     token = hashlib.sha256((bearer() or "").encode()).hexdigest()[:32]  # counted by a hash, as the rate limits
     sock = request.environ.get("gunicorn.socket") or request.environ.get("werkzeug.socket")
     release = slots.take(token, client_address(), bot, poll_hint)
 
     def generate():
+        said = time.monotonic()
         try:
             for chunk in events:
                 if not chunk:
                     if client_left(sock):
                         return
-                    continue
+                    if time.monotonic() - said < HEARTBEAT_S:
+                        continue
+                    chunk = ": keep-alive\n\n"
+                said = time.monotonic()
                 yield chunk
                 if os.getppid() != _PARENT:
                     # our gunicorn master died: end the stream, so that this orphaned process can exit and the

@@ -17,11 +17,9 @@ from ..http import bearer, body, check_room, query, respond, service
 from ..schemas import (BotAccountSchema, BotCreatedSchema, BotListQuery, BotListSchema, BotStreamQuery, DeclineSchema,
                        LeaderboardQuery, LeaderboardSchema, PolicySchema, RegisterBotSchema)
 from ..streams import IDLE_CHECK_S, sse_response
-from .events import HEARTBEAT_S
 
 bp = Blueprint("bots", __name__, url_prefix="/v1/bots")
 RESCAN_S = 2.0  # the stream rescans the bot's games at least this often, woken or not: a lost wake-up costs this
-KEEPALIVE_S = HEARTBEAT_S  # a comment line after this long without a message: the games' streams' interval
 CURSOR = re.compile(r"(\d{1,20}-\d{1,20})(?:\.([0-9a-f]{1,64})\.(\d{1,16}))?")
 LEGACY_TURN_ID = re.compile(r"([0-9a-f]{1,64})\.(\d{1,16})")  # a turn's id before the lifecycle events
 
@@ -181,7 +179,7 @@ def _messages(svc, name: str, token: str, resume: Resume | None, wait: float):
     elif resume is None:  # a new connection: the games it plays now, as if each had just started
         scan = svc.bots.scan(name)
         yield "".join(_message(cursor, "game_start", game) for game in scan.games)
-    said = idle_since = time.monotonic()
+    idle_since = time.monotonic()
     while True:
         sent = []
         for mid, kind, data in accounts.events_after(name, cursor):
@@ -200,7 +198,7 @@ def _messages(svc, name: str, token: str, resume: Resume | None, wait: float):
         turns &= {f"{t['game_id']}.{t['seq']}" for t in scan.turns}  # answered turns never come back: forget them
         scan = None
         if sent:
-            said = idle_since = time.monotonic()
+            idle_since = time.monotonic()
             yield "".join(sent)
         left = wait - (time.monotonic() - idle_since)
         if left <= 0 or not accounts.token_live(token):
@@ -211,11 +209,7 @@ def _messages(svc, name: str, token: str, resume: Resume | None, wait: float):
             if newer:
                 woken = newer
                 break
-            if time.monotonic() - said >= KEEPALIVE_S:
-                said = time.monotonic()
-                yield ": keep-alive\n\n"
-            else:
-                yield ""  # nothing to say: the stream looks whether its client is still there
+            yield ""  # nothing to say: the stream looks whether its client is still there, or keeps it alive
 
 
 def _resume(svc, name: str) -> Resume | None:

@@ -14,7 +14,6 @@ from service.games import viewer_arg
 from service.store import entry_id_for_seq
 
 bp = Blueprint("events", __name__, url_prefix="/v1/games")
-HEARTBEAT_S = 5  # a comment line after this long without an event, so that proxies keep the stream open
 
 
 @bp.get("/<game_id>/events")
@@ -53,7 +52,7 @@ def stream(game_id):
 
 def _events(store, game_id, who, after, wait):
     cursor = entry_id_for_seq(after) if after >= 0 else "0-0"
-    idle_since = said = time.monotonic()
+    idle_since = time.monotonic()
     yield f": game {game_id} from seq {after}\n\n"
     while True:
         entries = store.wait_entries(game_id, cursor)  # the backlog first, without waiting
@@ -63,11 +62,7 @@ def _events(store, game_id, who, after, wait):
                 return
             entries = store.wait_entries(game_id, cursor, max(1, int(min(left, IDLE_CHECK_S) * 1000)))
             if not entries:
-                if time.monotonic() - said >= HEARTBEAT_S:
-                    said = time.monotonic()
-                    yield ": keep-alive\n\n"
-                else:
-                    yield ""  # nothing to say: the stream looks whether its client is still there
+                yield ""  # nothing to say: the stream looks whether its client is still there, or keeps it alive
                 continue
         for entry in entries:
             cursor = entry.stream_id
@@ -75,7 +70,7 @@ def _events(store, game_id, who, after, wait):
                 continue
             event = engine.redact_event(entry.data, who)
             yield f"id: {event['seq']}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
-        idle_since = said = time.monotonic()
+        idle_since = time.monotonic()
 
 
 def _last_event_id() -> int | None:

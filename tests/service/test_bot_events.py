@@ -101,9 +101,10 @@ def test_last_event_id_must_be_one_the_stream_could_have_sent(client):
 
 
 def test_the_wire_format_has_comment_lines_and_keep_alives(client, monkeypatch):
+    from api import streams
     from api.routes import bots as routes
 
-    monkeypatch.setattr(routes, "KEEPALIVE_S", 0.2)
+    monkeypatch.setattr(streams, "HEARTBEAT_S", 0.2)
     monkeypatch.setattr(routes, "RESCAN_S", 0.1)
     bot = client.post("/v1/bots", {"name": f"ev-{secrets.token_hex(4)}"}).json
     text = _raw(client, bot["bot_token"], wait=0.5).get_data(as_text=True)

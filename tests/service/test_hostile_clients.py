@@ -26,8 +26,7 @@ from rq import Queue
 from rq.job import Job
 
 from api.app import create_app
-from api.routes.events import HEARTBEAT_S
-from api.streams import client_left
+from api.streams import HEARTBEAT_S, client_left
 from service.redis_conn import connect
 from service.scheduler import BotScheduler
 from service.settings import Settings
@@ -309,15 +308,16 @@ def test_a_stream_whose_client_left_frees_its_slot_before_its_next_keep_alive(se
     base, _ = server
     g = _create(base)
     url = f"{base}/v1/games/{g['game_id']}/stream?wait=60"
+    probe = url.replace("wait=60", "wait=0")
     bots = [_bot(base)["bot_token"] for _ in range(2)]
     for path, tokens in ((url, g["seat_tokens"][:2]), (f"{base}/v1/bots/stream?wait=60", bots)):
         opened = [_open_stream(path, token, "10.1.0.9") for token in tokens]
         assert [r.status_code for r in opened] == [200, 200], [r.text for r in opened]
-        assert _open_stream(url.replace("wait=60", "wait=0"), g["table_token"], "10.1.0.9").status_code == 429
+        assert _open_stream(probe, g["table_token"], "10.1.0.9").status_code == 429
         for r in opened:
             r.close()
         # an idle stream looks at its client every IDLE_CHECK_S; a keep-alive (HEARTBEAT_S) would come after 5 s
-        wait_until(lambda: _open_stream(url.replace("wait=60", "wait=0"), g["table_token"], "10.1.0.9").status_code == 200,
+        wait_until(lambda: _open_stream(probe, g["table_token"], "10.1.0.9").status_code == 200,
                    HEARTBEAT_S - 1, "the left streams' slots to be free before a keep-alive is due")
 
 

@@ -67,12 +67,12 @@ class Policy:
 
     def distribution(self, t: Turn, s: Situation, temperature: float = 1.0) -> list[float]:
         """The probability of each move of ``t``, in its order (a legal way out: all of it)."""
-        scores, out = move_scores(t, s, self.weights)
+        scores, out = self.scores_of(t, s)
         return softmax(scores, temperature, out)
 
     def sample(self, t: Turn, s: Situation, rng: random.Random, temperature: float = 1.0) -> int:
         """The index of a move of ``t`` drawn from the policy."""
-        scores, out = move_scores(t, s, self.weights)
+        scores, out = self.scores_of(t, s)
         if out >= 0:
             return out
         probs = softmax(scores, temperature, -1)
@@ -85,7 +85,7 @@ class Policy:
 
     def best(self, t: Turn, s: Situation) -> int:
         """The index of the policy's most probable move of ``t`` (the first of equals)."""
-        scores, out = move_scores(t, s, self.weights)
+        scores, out = self.scores_of(t, s)
         if out >= 0:
             return out
         best = 0
