@@ -21,6 +21,8 @@ its decisions (median and 99th percentile, ``time.thread_time``: its own work, n
 playouts per searched turn of the bot and of a searching opponent. ``--json`` adds one JSON line per row (with the
 largest decision time and the tables' rules). ``--switches K`` plays each preset's deals at K tables of eight random
 rule switches (drawn from the seed; the row's preset reads ``<preset>+sw``); a bot's illegal move stops the run.
+``--open-hands`` shows ``--bot`` every seat's hand (its opponents still see their own): a searching bot then plays
+out the true deal instead of drawing worlds, which bounds what any belief over the hidden hands could gain it.
 """
 from __future__ import annotations
 
@@ -136,7 +138,7 @@ def strength(args) -> None:
                 for i, (rules, deals) in enumerate(at):
                     played = tournament.run(preset, [args.bot] + [opponent] * 3, deals, args.seed + i, rules=rules,
                                             processes=1, options={name: options for name in SEARCHES},
-                                            show_progress=False)
+                                            show_progress=False, open_hands=[args.bot] if args.open_hands else ())
                     records.extend(played["records"])
             finally:
                 tournament.make = made
@@ -174,6 +176,8 @@ def main():
     parser.add_argument("--budget-ms", type=float, default=None, help="strength: the searches' budget (default 200)")
     parser.add_argument("--switches", type=int, default=0,
                         help="strength: play each preset's deals at this many tables of random rule switches")
+    parser.add_argument("--open-hands", action="store_true",
+                        help="strength: --bot is shown every seat's hand (what the hidden hands cost it)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     from referee.compiled import build

@@ -41,6 +41,7 @@ def play_match(task: dict) -> dict:
     """Play one match; returns its index and one record per deal: {places, bots, forbidden}."""
     preset, rules, seats, deals = task["preset"], task["rules"], task["seats"], task["deals"]
     index, seed, options = task["index"], task["seed"], task.get("options") or {}
+    open_hands = set(task.get("open_hands") or ())  # the bots shown every hand (observe's open_hands)
     n = len(seats)
     rot = index % n
     names = [seats[(s + rot) % n] for s in range(n)]
@@ -69,7 +70,8 @@ def play_match(task: dict) -> dict:
                 move = legal[0]
             else:
                 rng = random.Random(f"{seed}:{index}:{st.seq}:{seat}")
-                move = ask(bots[seat], st, seat, rng, history=history_of[seat], legal=legal)
+                move = ask(bots[seat], st, seat, rng, history=history_of[seat], legal=legal,
+                           open_hands=names[seat] in open_hands)
             verdict, st, evs = apply(st, move)
             if not verdict.legal:
                 raise RuntimeError(f"bot {names[seat]} chose an illegal move {move}: {verdict.to_json()}")
@@ -118,13 +120,13 @@ def progress(done: int, total: int, started: float, out=None) -> None:
 
 
 def run(preset: str, seats: list[str], deals: int, seed: int, rules=None, match_deals: int = 10,
-        processes: int | None = None, options=None, show_progress: bool = True) -> dict:
+        processes: int | None = None, options=None, show_progress: bool = True, open_hands=()) -> dict:
     tasks = []
     left, index = deals, 0
     while left > 0:
         k = min(match_deals, left)
         tasks.append({"preset": preset, "rules": rules, "seats": seats, "deals": k, "index": index, "seed": seed,
-                      "options": options or {}})
+                      "options": options or {}, "open_hands": list(open_hands)})
         left -= k
         index += 1
     processes = processes or min(len(tasks), multiprocessing.cpu_count())

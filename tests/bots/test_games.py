@@ -299,3 +299,35 @@ def test_the_tournament_command_takes_seats_one_by_one_and_sends_registered_bots
     assert main(["tournament", "--server", "http://127.0.0.1:9", "--seat", "@mybot", "--seat", "mc",
                  "--mc-budget-ms", "5"]) == 2
     assert "REFEREE_MC_BUDGET_MS" in capsys.readouterr().err
+
+
+def test_open_hands_show_a_bot_every_hand_and_its_worlds_are_the_true_deal(monkeypatch):
+    """The diagnostic of benchmarks/bots.py --open-hands: the view shows every hand, mc's draw deals exactly
+    those, and only the bots named see them."""
+    from workers import tournament
+
+    st, _ = new_game("gekifugo", None, ["a", "b", "c", "d"], 7)
+    seat = actors(st)[0]
+    hidden, shown = observe(st, seat), observe(st, seat, open_hands=True)
+    assert [p["hand"] is None for p in hidden.view["players"]] == [s != seat for s in range(4)]
+    assert [p["hand"] for p in shown.view["players"]] == [state_to_json(st)["players"][s]["hand"] for s in range(4)]
+    for i in range(3):
+        hands, rest = mc.sample_hands(shown.view, seat, random.Random(i))
+        assert {s: sorted(h) for s, h in hands.items()} == {s: sorted(shown.view["players"][s]["hand"])
+                                                               for s in range(4) if s != seat}
+        assert rest == []
+    bot = make("policy_mc", playouts=6, budget_ms=60000)
+    assert bot(shown.view, shown.legal, random.Random(0), history=[]) in shown.legal
+
+    spies: dict[str, list] = {}
+
+    def spying(name, **opts):
+        spies.setdefault(name, []).append(Spy(make(name)))
+        return spies[name][-1]
+
+    monkeypatch.setattr(tournament, "make", spying)
+    play_match({"preset": "uecda", "rules": None, "seats": ["greedy", "random", "random", "random"], "deals": 1,
+                "index": 0, "seed": 3, "open_hands": ["greedy"]})
+    for name, made in spies.items():
+        views = [view for spy in made for view, _ in spy.views]
+        assert views and all(all(p["hand"] is not None for p in v["players"]) == (name == "greedy") for v in views)

@@ -85,8 +85,11 @@ def sample_hands(view: dict, seat: int, rng: random.Random, known=None, deck: li
                  barred: dict[int, int] | None = None) -> tuple[dict[int, list[str]], list[str]]:
     """``sample_table``'s draw: the other seats' hands (card codes by seat) and the unseen cards left over.
     ``barred``: by seat, cards (a bitmask) it is known not to hold; such a seat draws first, from the cards it may
-    hold (all of them, if too few are left)."""
+    hold (all of them, if too few are left). A seat whose hand the view shows (``observe``'s open_hands) holds it."""
+    shown = {p["seat"]: p["hand"] for p in view["players"] if p["seat"] != seat and p["hand"] is not None}
     seen = set(view["players"][seat]["hand"] or [])
+    for cards in shown.values():
+        seen.update(cards)
     field = view.get("field")
     if field:
         seen.update(field["cards"])
@@ -94,7 +97,7 @@ def sample_hands(view: dict, seat: int, rng: random.Random, known=None, deck: li
     seen.update(view.get("discard_pile") or [])
     unseen = [c for c in (game_deck(view) if deck is None else deck) if c not in seen]
     need = {p["seat"]: p["hand_count"] for p in view["players"] if p["seat"] != seat}
-    hands: dict[int, list[str]] = {s: [] for s in need}
+    hands: dict[int, list[str]] = {s: list(shown.get(s, ())) for s in need}
     pool = set(unseen)
     for s, cards in (known or {}).items():
         if s in need:

@@ -20,15 +20,21 @@ class Observation(NamedTuple):
     forbidden_last: list[str]    # GET …/legal-moves: the seat's cards that could not be its last card
 
 
-def observe(st, seat: int, legal: list[dict] | None = None) -> Observation:
-    """What ``seat`` is shown; ``legal`` is ``legal_moves(st, seat)`` when the caller has it already."""
+def observe(st, seat: int, legal: list[dict] | None = None, open_hands: bool = False) -> Observation:
+    """What ``seat`` is shown; ``legal`` is ``legal_moves(st, seat)`` when the caller has it already. With
+    ``open_hands`` (a diagnostic of what the hidden hands cost a bot: ``benchmarks/bots.py --open-hands``) its view
+    shows every seat's hand; nothing served ever asks for it."""
     moves = legal_moves(st, seat, annotated=True) if legal is None else annotate(st, legal)
-    return Observation(state_to_json(st, viewer=seat), moves, forbidden_last(st, seat))
+    view = state_to_json(st, viewer=seat)
+    if open_hands:
+        for p in view["players"]:
+            p["hand"] = codes(st.hand(p["seat"]))
+    return Observation(view, moves, forbidden_last(st, seat))
 
 
-def ask(bot, st, seat: int, rng, history=None, legal: list[dict] | None = None) -> dict:
+def ask(bot, st, seat: int, rng, history=None, legal: list[dict] | None = None, open_hands: bool = False) -> dict:
     """The move ``bot`` chooses for ``seat`` from what the observer shows it (and its redacted log)."""
-    seen = observe(st, seat, legal)
+    seen = observe(st, seat, legal, open_hands)
     return bot(seen.view, seen.legal, rng, history=history, forbidden_last=seen.forbidden_last)
 
 

@@ -167,7 +167,9 @@ class PolicySearchBot:
         deck = deck_of(rules.jokers)
         known = known_gifts(history, seat)
         bars = barred(history, seat, view) if history is not None else {}
-        seen = evidence(history, seat, view) if history is not None and self.proposals > 1 else Evidence([], 0)
+        hidden = any(p["hand"] is None for p in view["players"])  # none with open hands: no deal to weigh
+        seen = evidence(history, seat, view) if history is not None and self.proposals > 1 and hidden \
+            else Evidence([], 0)
         counts = {p["seat"]: p["hand_count"] for p in view["players"]}
         placed: list[list[int]] = [[] for _ in cands]
         active = list(range(start))
