@@ -637,7 +637,8 @@ async function refresh() {
           if (ev && ev.ok) ingest(ev.data.events);
         }
         if (seq !== S.seq) {
-          S.selected.clear(); S.chosen = null; S.ticked.clear();
+          if (keepsSelection(res.data)) S.chosen = null;  // the move is read again from the new legal moves
+          else { S.selected.clear(); S.chosen = null; S.ticked.clear(); }
           const pr = $("#proposal-result");
           if (pr.classList.contains("good")) { pr.innerHTML = ""; pr.className = "result"; }
         }
@@ -647,6 +648,13 @@ async function refresh() {
       }
     } while (S.dirty);
   } finally { S.refreshing = false; }
+}
+// Another seat's move (a bot declining a cut-back while this seat leads) leaves a selection standing as long as this
+// seat still acts in the same deal and still holds every card of it.
+function keepsSelection(st) {
+  const p = st.players[S.actAs];
+  return S.selected.size > 0 && S.state && st.deal === S.state.deal && actorsOf(st).includes(S.actAs)
+    && p && Array.isArray(p.hand) && [...S.selected].every((c) => p.hand.includes(c));
 }
 async function refreshLegal() {
   S.legal = null;

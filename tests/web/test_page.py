@@ -18,6 +18,20 @@ def wait_ready(page):
     page.wait_for_selector("body[data-ready='1']")
 
 
+def turned_down(page, seq: str) -> str | None:
+    """What the page says against the proposal it just made at ``seq``, unless the table moved on meanwhile: other
+    seats may act at the same time (a cut-back window is open to them while the cutter leads), and a proposal that
+    meets one of their moves is rightly turned down."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout  # as below: the module loads without it
+    if not page.locator("#proposal-result.bad").count():
+        return None
+    try:
+        page.wait_for_function("s => document.body.dataset.seq !== s", arg=seq, timeout=5000)
+        return None
+    except PlaywrightTimeout:
+        return page.inner_text("#proposal-result")
+
+
 def create_vs_bots(page, preset="nanko", seed=7):
     page.goto("/")
     wait_ready(page)
@@ -86,8 +100,8 @@ def play_seat_to_the_end_of_the_deal(page, budget_s=90):
                 timeout=5000)
         except PlaywrightTimeout:
             continue  # the click met a re-render (a live update replaced the options): look again; the deadline holds
-        if page.locator("#proposal-result.bad").count():
-            pytest.fail(f"a legal option was rejected: {label!r}: {page.inner_text('#proposal-result')}")
+        if (said := turned_down(page, seq)) is not None:
+            pytest.fail(f"a legal option was rejected: {label!r}: {said}")
         my_moves += 1
     pytest.fail("the deal did not end in time: " + _game_tail(page) + json.dumps({
         "seq": page.get_attribute("body", "data-seq"), "phase": page.get_attribute("body", "data-phase"),

@@ -11,7 +11,7 @@ import time
 import requests
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from .test_page import cardname, wait_ready
+from .test_page import cardname, turned_down, wait_ready
 
 DECK = [s + r for r in "3456789TJQKA2" for s in "SHDC"] + ["JK1", "JK2"]
 NAMES = ["Aoi", "Ren", "Mei", "Sora"]
@@ -160,7 +160,7 @@ def test_a_nanko_deal_by_clicking_only_stays_on_one_screen(screen, live):
             continue
         page.wait_for_function("s => document.body.dataset.seq !== s || document.querySelector('#proposal-result.bad')",
                                arg=str(seq))
-        assert not page.locator("#proposal-result.bad").count(), page.inner_text("#proposal-result")
+        assert turned_down(page, str(seq)) is None, page.inner_text("#proposal-result")
     assert checked_after_20
     # the result screen: places with titles, the coming exchange, the standings and a big Next deal on the screen
     page.wait_for_selector("#result-screen:not([hidden])")
@@ -231,6 +231,24 @@ def test_the_cutter_leads_at_once_through_the_cut_back_window(screen, live):
         page.wait_for_timeout(50)
     st = game.state()
     assert st["pending"] == [] and st["field"]["cards"] == ["S3"] and st["turn"] == 1
+
+
+def test_a_selection_outlives_the_declines_of_the_cut_back_window(screen, live):
+    page = screen
+    game = Game(live, "nanko", deal({0: ["S3", "H8", "C4"]}))
+    open_seat(page, game, 0)
+    tap(page, "#hand .handcard[data-card='H8']")
+    tap(page, "#act")
+    page.wait_for_selector("#banner:has-text('8切り')")
+    tap(page, "#hand .handcard[data-card='S3']")
+    seq = game.move(1, "pass")["state"]["seq"]     # Ren declines to cut back while Aoi (this page) picks a lead
+    page.wait_for_function("s => document.body.dataset.seq === s", arg=str(seq))
+    assert page.locator("#hand .handcard.selected").count() == 1
+    assert page.get_attribute("#hand .handcard[data-card='S3']", "aria-pressed") == "true"
+    tap(page, "#act")
+    page.wait_for_function("s => document.body.dataset.seq !== s || document.querySelector('#proposal-result.bad')", arg=str(seq))
+    assert not page.locator("#proposal-result.bad").count(), page.inner_text("#proposal-result")
+    assert game.state()["field"]["cards"] == ["S3"]
 
 
 def test_five_skip_and_seven_pass_say_who_is_skipped_and_what_was_received(screen, live):
