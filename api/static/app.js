@@ -637,8 +637,8 @@ async function refresh() {
           if (ev && ev.ok) ingest(ev.data.events);
         }
         if (seq !== S.seq) {
-          if (keepsSelection(res.data)) S.chosen = null;  // the move is read again from the new legal moves
-          else { S.selected.clear(); S.chosen = null; S.ticked.clear(); }
+          S.chosen = null;  // a selection kept is read again against the new legal moves
+          if (!keepsSelection(res.data)) { S.selected.clear(); S.ticked.clear(); }
           const pr = $("#proposal-result");
           if (pr.classList.contains("good")) { pr.innerHTML = ""; pr.className = "result"; }
         }
